@@ -1,0 +1,113 @@
+//! The greedy agent: one-ply lookahead on the evaluation the ruleset declares, from its own point of view.
+//!
+//! Each candidate action is tried on a copy of the match by a private engine with logging off, so the
+//! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
+//! the match's, so the lookahead cannot peek at the dice the real action will roll.
+use serde_json::Value as Json;
+
+use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use crate::engine::{Engine, Match, RunError};
+use crate::model::{Action, PlayerIdx};
+use crate::rng::{Rng, RngKind};
+use crate::ruleset::game::Submission;
+
+/// Stream numbers of greedy lookahead draws (random agents use 1000 + player).
+pub const STREAM_BASE: u64 = 2000;
+/// Value of a position the agent has won (and minus that for one it has lost).
+pub const DECIDED: f64 = 1e15;
+
+pub struct GreedyAgent {
+    player: PlayerIdx,
+    rng: Rng,
+    look: Option<Engine>,
+    legal: Vec<Action>,
+}
+
+impl GreedyAgent {
+    pub fn new(seed: u64, player: PlayerIdx) -> Self {
+        GreedyAgent {
+            player,
+            rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
+            look: None,
+            legal: Vec::new(),
+        }
+    }
+}
+
+/// The value of `m` for `player`: decided games first, then the ruleset's evaluation (NaN counts as worst).
+fn score(look: &mut Engine, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
+    if let Some(r) = &m.state.result {
+        match r.winner {
+            Some(w) if w == player => return Ok(DECIDED),
+            Some(_) => return Ok(-DECIDED),
+            None => {}
+        }
+    }
+    let v = look.evaluate(m, player)?;
+    Ok(if v.is_nan() { f64::NEG_INFINITY } else { v })
+}
+
+impl Agent for GreedyAgent {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn act(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+    ) -> Result<Vec<Json>, RunError> {
+        debug_assert_eq!(player, self.player);
+        let game = engine.game.clone();
+        if self
+            .look
+            .as_ref()
+            .is_none_or(|l| !std::sync::Arc::ptr_eq(&l.game, &game))
+        {
+            self.look = Some(Engine::new(game.clone())?);
+        }
+        let Some(look) = self.look.as_mut() else {
+            return Err(RunError::new("no lookahead engine"));
+        };
+        let mark = Mark::new(m);
+        // Where handing in early is allowed, stop once nothing improves the position.
+        let optional = matches!(
+            game.phase(&m.state).submission,
+            Submission::Orders | Submission::Batch
+        );
+        let mut out = Vec::new();
+        while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+            engine.legal(m, player, &mut self.legal)?;
+            if self.legal.is_empty() {
+                break;
+            }
+            let probe = self.rng.below(u64::MAX);
+            let current = if optional {
+                let mut c = m.clone();
+                c.rng = Rng::new(game.rng, probe);
+                Some(score(look, &mut c, player)?)
+            } else {
+                None
+            };
+            let mut best: Option<(usize, f64)> = None;
+            for (i, a) in self.legal.iter().enumerate() {
+                let mut c = m.clone();
+                c.rng = Rng::new(game.rng, probe);
+                look.apply(&mut c, player, a)?;
+                let v = score(look, &mut c, player)?;
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((i, v));
+                }
+            }
+            let Some((i, v)) = best else { break };
+            if current.is_some_and(|c| v <= c) {
+                break;
+            }
+            let action = self.legal[i].clone();
+            apply_recorded(engine, m, player, &action, &mut out)?;
+        }
+        close(engine, m, player, mark)?;
+        Ok(out)
+    }
+}

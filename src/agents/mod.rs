@@ -1,0 +1,83 @@
+//! Agents: the trait every automated player implements, the shared submission helpers, and lookup by name.
+pub mod greedy;
+pub mod random;
+
+use serde_json::Value as Json;
+
+use crate::engine::{wire, Applied, Engine, Match, RunError};
+use crate::model::{Action, PlayerIdx};
+
+/// The most actions an agent puts into one submission, so a game whose rules never end a submission
+/// cannot make an agent loop forever.
+pub const MAX_SUBMISSION: usize = 1000;
+
+/// Names accepted by [`by_name`].
+pub const NAMES: &[&str] = &["random", "greedy"];
+
+/// An automated player.
+pub trait Agent {
+    fn name(&self) -> &str;
+
+    /// Plays one whole submission for `player` (applying the actions itself, ending the submission when the
+    /// phase needs that) and returns the wire form of every action it applied, in order.
+    fn act(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+    ) -> Result<Vec<Json>, RunError>;
+}
+
+/// The agent called `name`, seeded from the match seed; `None` for an unknown name.
+pub fn by_name(name: &str, seed: u64, player: PlayerIdx) -> Option<Box<dyn Agent>> {
+    match name {
+        "random" => Some(Box::new(random::RandomAgent::new(seed, player))),
+        "greedy" => Some(Box::new(greedy::GreedyAgent::new(seed, player))),
+        _ => None,
+    }
+}
+
+/// Where a submission started, so an agent can tell when it is over: the player-turn counter moves on
+/// whenever a turn ends, even if the same player is due again right after (a new phase, say).
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    ply: i64,
+}
+
+impl Mark {
+    pub fn new(m: &Match) -> Self {
+        Mark { ply: m.state.ply }
+    }
+
+    /// Whether `player` may still add actions to the submission that started at this mark.
+    pub fn open(self, m: &Match, player: PlayerIdx) -> bool {
+        !m.state.is_over() && m.state.is_due(player) && m.state.ply == self.ply
+    }
+}
+
+/// Applies `a` for `player`, recording its wire form (encoded against the state before the action).
+pub fn apply_recorded(
+    engine: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+    a: &Action,
+    out: &mut Vec<Json>,
+) -> Result<Applied, RunError> {
+    let json = wire::encode(&engine.game, &m.state, a);
+    let applied = engine.apply(m, player, a)?;
+    out.push(json);
+    Ok(applied)
+}
+
+/// Closes the submission when the player is still due in it (batch turns end, orders are handed in).
+pub fn close(
+    engine: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+    mark: Mark,
+) -> Result<(), RunError> {
+    if mark.open(m, player) {
+        engine.end_submission(m, player)?;
+    }
+    Ok(())
+}

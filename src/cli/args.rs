@@ -1,0 +1,136 @@
+//! The command line as clap sees it: commands, flags and their documentation.
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "A rules interpreter for turn-based strategy games written as data"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Validate rulesets, scenarios, match scripts, conformance cases and replays.
+    Validate(ValidateArgs),
+    /// Run a match script and write its replay.
+    Run(RunArgs),
+    /// Play one match between agents and write its replay.
+    Match(MatchArgs),
+    /// Play many matches between agents and report statistics.
+    Simulate(SimulateArgs),
+    /// Work with replays.
+    Replay {
+        #[command(subcommand)]
+        command: ReplayCommand,
+    },
+    /// Run conformance cases.
+    Conformance(ConformanceArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// Files to validate; the kind is detected from the content. Default: everything under rulesets/ and
+    /// scenarios/.
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The match script (YAML or JSON).
+    pub script: PathBuf,
+    /// Write the replay here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Add every legal action of whoever is due in the final position.
+    #[arg(long)]
+    pub legal: bool,
+}
+
+/// The game to play: a ruleset, a scenario and overrides.
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// A ruleset folder, a ruleset.yaml path, or a name under rulesets/.
+    #[arg(long)]
+    pub ruleset: String,
+    /// A scenario path or a name under scenarios/<ruleset id>/ (default: the ruleset's own).
+    #[arg(long)]
+    pub scenario: Option<String>,
+    /// Override a value of the ruleset by its dotted path, e.g. settings.turnCapPlies=30 (V is YAML).
+    #[arg(long = "set", value_name = "K=V")]
+    pub set: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Agent of the first player (random, greedy).
+    #[arg(long)]
+    pub p1: String,
+    /// Agent of the second player (random, greedy).
+    #[arg(long)]
+    pub p2: String,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the replay here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Add every legal action of whoever is due in the final position.
+    #[arg(long)]
+    pub legal: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Agent of the first player (random, greedy).
+    #[arg(long)]
+    pub p1: String,
+    /// Agent of the second player (random, greedy).
+    #[arg(long)]
+    pub p2: String,
+    /// Number of games.
+    #[arg(long)]
+    pub games: u64,
+    /// Base seed; game i is seeded from (seed, i) alone.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Check every step: listed actions apply, enumeration agrees with counting, invariants hold.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ReplayCommand {
+    /// Re-run a replay's inputs and check that events, result and final state are identical.
+    Verify {
+        /// The replay file.
+        file: PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct ConformanceArgs {
+    /// Folders of case files. Default: every rulesets/*/conformance/.
+    pub dirs: Vec<PathBuf>,
+}

@@ -1,0 +1,90 @@
+//! `arbiter validate`: every file's problems, as miette text on stderr or a JSON array on stdout.
+use std::path::{Path, PathBuf};
+
+use super::args::{Format, ValidateArgs};
+use super::output::{json_text, print_diagnostics, write_output};
+use super::{INVALID, OK, USAGE};
+use crate::diagnostic::{render_json, Diagnostic, Severity};
+use crate::ruleset::load::validate_file;
+
+/// Files in `dir` (one level) whose name satisfies `keep`, sorted.
+fn files_in(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| keep(p))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    out.sort();
+    out
+}
+
+fn is_yaml(p: &Path) -> bool {
+    p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml")
+}
+
+/// Every `.yaml` file under `dir`, at any depth, sorted.
+fn yaml_tree(dir: &Path, out: &mut Vec<PathBuf>) {
+    out.extend(files_in(dir, &is_yaml));
+    for sub in files_in(dir, &|p: &Path| p.is_dir()) {
+        yaml_tree(&sub, out);
+    }
+}
+
+/// The default set: each `rulesets/*/ruleset.yaml` and its conformance cases, and every scenario.
+pub fn default_paths() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for dir in files_in(Path::new("rulesets"), &|p: &Path| p.is_dir()) {
+        let r = dir.join("ruleset.yaml");
+        if r.is_file() {
+            paths.push(r);
+        }
+        paths.extend(files_in(&dir.join("conformance"), &is_yaml));
+    }
+    yaml_tree(Path::new("scenarios"), &mut paths);
+    paths
+}
+
+pub fn validate(a: &ValidateArgs) -> i32 {
+    let paths = if a.paths.is_empty() {
+        default_paths()
+    } else {
+        a.paths.clone()
+    };
+    let mut all: Vec<Diagnostic> = Vec::new();
+    let mut unreadable = false;
+    for path in &paths {
+        match validate_file(path) {
+            Ok(diags) => all.extend(diags),
+            Err(d) => {
+                unreadable = true;
+                all.push(d);
+            }
+        }
+    }
+    let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+    let written = match a.format {
+        Format::Json => write_output(None, &json_text(&render_json(&all))),
+        Format::Text => {
+            print_diagnostics(&all);
+            let files = if paths.len() == 1 { "file" } else { "files" };
+            match errors {
+                0 => eprintln!("{} {files} valid", paths.len()),
+                n => eprintln!(
+                    "{n} error{} in {} {files}",
+                    if n == 1 { "" } else { "s" },
+                    paths.len()
+                ),
+            }
+            OK
+        }
+    };
+    if unreadable || written != OK {
+        USAGE
+    } else if errors > 0 {
+        INVALID
+    } else {
+        OK
+    }
+}

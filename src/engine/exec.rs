@@ -1,0 +1,251 @@
+//! Running compiled effect statements: assignments, events, loops, unit creation and game-ending effects.
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+
+use super::machine::{Machine, RunError};
+use crate::model::state::{GameResult, UnitState, NO_OWNER, NO_UNIT};
+use crate::model::{Ty, Value};
+use crate::ruleset::ir::*;
+
+type R<T> = Result<T, RunError>;
+
+/// What a statement list asks of the flow after it ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Signals {
+    pub end_turn: bool,
+}
+
+impl Machine<'_> {
+    /// Runs statements in order; stops early once the game is decided.
+    pub fn run(&mut self, stmts: &[Stmt], sig: &mut Signals) -> R<()> {
+        for s in stmts {
+            if self.st.result.is_some() {
+                return Ok(());
+            }
+            self.stmt(s, sig)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, sig: &mut Signals) -> R<()> {
+        match s {
+            Stmt::Let(slot, e) => {
+                let v = self.eval(e)?;
+                self.set_local(*slot, v);
+            }
+            Stmt::Assign(place, op, e) => {
+                let v = self.eval(e)?;
+                self.assign(place, *op, v)?;
+            }
+            Stmt::Emit(spec) => {
+                if self.logging() {
+                    let mut m = Map::new();
+                    m.insert("type".into(), Json::String(spec.kind.clone()));
+                    for (name, e) in &spec.fields {
+                        let v = self.eval(e)?;
+                        m.insert(name.clone(), self.to_json(v));
+                    }
+                    self.log(Json::Object(m));
+                }
+            }
+            Stmt::If(c, then, els) => {
+                if self.cond(c)? {
+                    self.run(then, sig)?;
+                } else {
+                    self.run(els, sig)?;
+                }
+            }
+            Stmt::For(set, body) => {
+                // Collect first: the body may change what the set would contain.
+                let mut items: Vec<Value> = Vec::new();
+                self.each(set, &mut |_, v| {
+                    items.push(v);
+                    Ok(true)
+                })?;
+                for v in items {
+                    if self.st.result.is_some() {
+                        break;
+                    }
+                    if let Value::Unit(u) = v {
+                        if !self.st.units[u as usize].alive {
+                            continue;
+                        }
+                    }
+                    self.set_local(set.slot, v);
+                    self.run(body, sig)?;
+                }
+            }
+            Stmt::Eval(e) => {
+                self.eval(e)?;
+            }
+            Stmt::Win(p, reason) => {
+                if let Value::Player(p) = self.eval(p)? {
+                    self.finish(Some(p), reason, Vec::new());
+                }
+            }
+            Stmt::Draw(reason) => self.finish(None, reason, Vec::new()),
+            Stmt::EndTurn => sig.end_turn = true,
+            Stmt::CreateUnit { kind, owner, at, init, bind } => {
+                let kind = self.eval(kind)?;
+                let owner = self.eval(owner)?;
+                let at = self.eval(at)?;
+                let kind = match kind {
+                    Value::Row(_, r) => r,
+                    Value::Text(s) => {
+                        let table = self.game.unit_table().ok_or_else(|| RunError::new("no unit table"))?;
+                        let name = self.game.symbols.name(s).clone();
+                        table.row(&name).ok_or_else(|| RunError::new(format!("unknown unit type {name}")))?
+                    }
+                    _ => return Err(RunError::new("create_unit: type is none")),
+                };
+                let (Value::Player(owner), Value::Cell(at)) = (owner, at) else {
+                    return Err(RunError::new("create_unit: owner or cell is none"));
+                };
+                let u = self.spawn_unit(kind, owner, at, None)?;
+                for (slot, _, e) in init {
+                    let v = self.eval(e)?;
+                    let i = u as usize * self.game.unit_slots + *slot as usize;
+                    self.st.unit_vars[i] = v.encode();
+                }
+                if let Some(b) = bind {
+                    self.set_local(*b, Value::Unit(u));
+                }
+            }
+            Stmt::DestroyUnit(e) => {
+                if let Value::Unit(u) = self.eval(e)? {
+                    let unit = &mut self.st.units[u as usize];
+                    if unit.alive {
+                        unit.alive = false;
+                        let at = unit.at as usize;
+                        if self.st.occupant[at] == u {
+                            self.st.occupant[at] = NO_UNIT;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Places a new unit; ids follow the ruleset's pattern unless given.
+    pub fn spawn_unit(&mut self, kind: u16, owner: u8, at: u32, id: Option<Arc<str>>) -> R<u32> {
+        if self.st.occupant[at as usize] != NO_UNIT {
+            return Err(RunError::new(format!("cell {} is already occupied", self.game.board.id(at))));
+        }
+        self.st.units_created[owner as usize] += 1;
+        let id = id.unwrap_or_else(|| {
+            let n = self.st.units_created[owner as usize];
+            Arc::from(self.game.unit_ids.replace("{owner}", &self.game.players[owner as usize]).replace("{n}", &n.to_string()))
+        });
+        let u = self.st.units.len() as u32;
+        self.st.units.push(UnitState { id, kind, owner, at, alive: true });
+        let g = self.game;
+        for d in &g.unit_vars {
+            self.st.unit_vars.push(d.initial.encode());
+        }
+        self.st.occupant[at as usize] = u;
+        Ok(u)
+    }
+
+    fn assign(&mut self, place: &Place, op: AssignOp, v: Value) -> R<()> {
+        let g = self.game;
+        let combine = |old: Value, v: Value| -> R<Value> {
+            Ok(match op {
+                AssignOp::Set => v,
+                AssignOp::Add => super::eval::arith(BinOp::Add, if old.is_none() { Value::Int(0) } else { old }, v)?,
+                AssignOp::Sub => super::eval::arith(BinOp::Sub, if old.is_none() { Value::Int(0) } else { old }, v)?,
+            })
+        };
+        let coerce = |v: Value, ty: Ty| -> Value {
+            match (v, ty) {
+                (Value::Int(i), Ty::Float) => Value::Float(i as f64),
+                (Value::Text(s), Ty::Row(t)) => {
+                    let name = g.symbols.name(s);
+                    g.tables[t as usize].row(name).map_or(Value::None, |r| Value::Row(t, r))
+                }
+                _ => v,
+            }
+        };
+        match place {
+            Place::Local(s) => {
+                let old = self.local(*s);
+                let nv = combine(old, v)?;
+                self.set_local(*s, nv);
+            }
+            Place::PlayerVar(p, slot, ty) => {
+                if let Value::Player(p) = self.eval(p)? {
+                    let i = p as usize * g.player_slots + *slot as usize;
+                    let nv = combine(Value::decode(self.st.player_vars[i], *ty), v)?;
+                    self.st.player_vars[i] = coerce(nv, *ty).encode();
+                }
+            }
+            Place::CellVar(c, slot, ty) => {
+                if let Value::Cell(c) = self.eval(c)? {
+                    let i = c as usize * g.cell_slots + *slot as usize;
+                    let nv = combine(Value::decode(self.st.cell_vars[i], *ty), v)?;
+                    self.st.cell_vars[i] = coerce(nv, *ty).encode();
+                }
+            }
+            Place::CellVarOf(c, slot, p, ty) => {
+                let c = self.eval(c)?;
+                let p = self.eval(p)?;
+                if let (Value::Cell(c), Value::Player(p)) = (c, p) {
+                    let i = c as usize * g.cell_slots + *slot as usize + p as usize;
+                    let nv = combine(Value::decode(self.st.cell_vars[i], *ty), v)?;
+                    self.st.cell_vars[i] = coerce(nv, *ty).encode();
+                }
+            }
+            Place::CellOwner(c) => {
+                if let Value::Cell(c) = self.eval(c)? {
+                    self.st.owner[c as usize] = match v {
+                        Value::Player(p) => p,
+                        _ => NO_OWNER,
+                    };
+                }
+            }
+            Place::UnitVar(u, slot, ty) => {
+                if let Value::Unit(u) = self.eval(u)? {
+                    let i = u as usize * g.unit_slots + *slot as usize;
+                    let nv = combine(Value::decode(self.st.unit_vars[i], *ty), v)?;
+                    self.st.unit_vars[i] = coerce(nv, *ty).encode();
+                }
+            }
+            Place::UnitAt(u) => {
+                if let (Value::Unit(u), Value::Cell(to)) = (self.eval(u)?, v) {
+                    let from = self.st.units[u as usize].at;
+                    if from == to {
+                        return Ok(());
+                    }
+                    if self.st.occupant[to as usize] != NO_UNIT {
+                        return Err(RunError::new(format!("cell {} is already occupied", g.board.id(to))));
+                    }
+                    if self.st.occupant[from as usize] == u {
+                        self.st.occupant[from as usize] = NO_UNIT;
+                    }
+                    self.st.occupant[to as usize] = u;
+                    self.st.units[u as usize].at = to;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Decides the game and logs `game_end` with any extra fields.
+    pub fn finish(&mut self, winner: Option<u8>, reason: &str, extra: Vec<(String, Json)>) {
+        if self.st.result.is_some() {
+            return;
+        }
+        self.st.result = Some(GameResult { winner, reason: Arc::from(reason) });
+        if self.logging() {
+            let mut m = Map::new();
+            m.insert("type".into(), Json::String("game_end".into()));
+            m.insert("winner".into(), winner.map_or(Json::Null, |p| Json::String(self.game.players[p as usize].clone())));
+            m.insert("reason".into(), Json::String(reason.to_string()));
+            for (k, v) in extra {
+                m.insert(k, v);
+            }
+            self.log(Json::Object(m));
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Turn flow: phases, player-turns, submissions of each kind, hooks, counters and when victory is checked.
+use serde_json::{json, Value as Json};
+
+use super::exec::Signals;
+use super::machine::{Machine, RunError};
+use crate::model::{Action, PlayerIdx, Value};
+use crate::ruleset::game::{CheckPoint, Order, Submission};
+
+type R<T> = Result<T, RunError>;
+
+/// What happened to one submitted action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    Done,
+    Invalid(String),
+}
+
+impl Machine<'_> {
+    /// Enters phase `i` and starts its first turn.
+    pub fn begin_phase(&mut self, i: usize) -> R<()> {
+        let g = self.game;
+        if i >= g.phases.len() {
+            // Out of phases without a decision: the game ends level.
+            self.finish(None, "phases_exhausted", Vec::new());
+            return Ok(());
+        }
+        self.st.phase = i as u16;
+        self.st.phase_round = 0;
+        let first = g.phases[i].first;
+        self.begin_turn(first)
+    }
+
+    fn reset_scratch(&mut self) {
+        let g = self.game;
+        for d in g.cell_vars.iter().filter(|d| d.scratch) {
+            let width = if d.per_player { g.players.len() } else { 1 };
+            for c in 0..g.board.len() {
+                for k in 0..width {
+                    self.st.cell_vars[c * g.cell_slots + d.slot as usize + k] = d.initial.encode();
+                }
+            }
+        }
+        for d in g.player_vars.iter().filter(|d| d.scratch) {
+            for p in 0..g.players.len() {
+                self.st.player_vars[p * g.player_slots + d.slot as usize] = d.initial.encode();
+            }
+        }
+        for d in g.unit_vars.iter().filter(|d| d.scratch) {
+            for u in 0..self.st.units.len() {
+                self.st.unit_vars[u * g.unit_slots + d.slot as usize] = d.initial.encode();
+            }
+        }
+    }
+
+    /// Starts a player-turn (alternating) or an order-collecting turn (simultaneous).
+    pub fn begin_turn(&mut self, player: PlayerIdx) -> R<()> {
+        let g = self.game;
+        let phase = &g.phases[self.st.phase as usize];
+        self.st.turn_over = false;
+        self.reset_scratch();
+        self.st.points = match phase.submission {
+            Submission::Single => 1,
+            _ => phase.budget,
+        };
+        let mut sig = Signals::default();
+        match phase.order {
+            Order::Alternating => {
+                self.st.active = player;
+                self.st.due = 1 << player;
+                self.me = player;
+                self.run(&phase.on_turn_start, &mut sig)?;
+            }
+            Order::Simultaneous => {
+                self.st.active = phase.first;
+                self.st.due = (1u32 << g.players.len()) - 1;
+                for p in 0..g.players.len() as u8 {
+                    self.me = p;
+                    self.run(&phase.on_turn_start, &mut sig)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one decoded action by `player`, logging `invalid_action` with `echo` when it is not legal.
+    pub fn apply(&mut self, player: PlayerIdx, action: &Action, echo: &dyn Fn(&Machine) -> Json) -> R<Applied> {
+        let g = self.game;
+        let phase = &g.phases[self.st.phase as usize];
+        self.me = player;
+        let spec = &g.actions[action.kind as usize];
+        let allowed = phase.actions.contains(&action.kind);
+        let verdict = if allowed { self.check(spec, &action.args)? } else { Err("not_allowed_now".to_string()) };
+        if let Err(reason) = verdict {
+            self.invalid(player, echo(self), &reason);
+            if phase.submission == Submission::Batch {
+                self.use_points(1)?;
+            }
+            return Ok(Applied::Invalid(reason));
+        }
+        let mut sig = Signals::default();
+        self.run(&spec.effects, &mut sig)?;
+        self.check_victory(CheckPoint::AfterAction)?;
+        if self.st.result.is_some() {
+            return Ok(Applied::Done);
+        }
+        match phase.submission {
+            Submission::Single => self.end_turn()?,
+            Submission::Batch => self.use_points(1)?,
+            Submission::Points => {
+                self.st.points -= spec.cost;
+                if sig.end_turn || self.st.points <= 0 {
+                    self.end_turn()?;
+                }
+            }
+            Submission::Orders => {}
+        }
+        Ok(Applied::Done)
+    }
+
+    fn use_points(&mut self, n: i64) -> R<()> {
+        self.st.points -= n;
+        if self.st.points <= 0 && !self.st.turn_over {
+            self.end_turn()?;
+        }
+        Ok(())
+    }
+
+    /// Logs an `invalid_action` event.
+    pub fn invalid(&mut self, player: PlayerIdx, action: Json, reason: &str) {
+        if self.logging() {
+            let e = json!({"type": "invalid_action", "player": self.game.players[player as usize], "action": action, "reason": reason});
+            self.log(e);
+        }
+    }
+
+    /// Ends the current player's submission: batch turns end here; simultaneous turns resolve once all are in.
+    pub fn end_submission(&mut self, player: PlayerIdx) -> R<()> {
+        let g = self.game;
+        if self.st.result.is_some() {
+            return Ok(());
+        }
+        let phase = &g.phases[self.st.phase as usize];
+        match phase.submission {
+            Submission::Batch => {
+                if !self.st.turn_over && self.st.active == player && self.st.is_due(player) {
+                    self.end_turn()?;
+                }
+            }
+            Submission::Orders => {
+                self.st.due &= !(1 << player);
+                if self.st.due == 0 {
+                    self.resolve_turn()?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Ends the active player's turn (alternating phases).
+    pub fn end_turn(&mut self) -> R<()> {
+        let g = self.game;
+        let phase = &g.phases[self.st.phase as usize];
+        self.st.turn_over = true;
+        self.st.due = 0;
+        let player = self.st.active;
+        self.me = player;
+        let mut sig = Signals::default();
+        self.run(&phase.on_turn_end, &mut sig)?;
+        self.check_victory(CheckPoint::TurnEnd)?;
+        if self.st.result.is_some() {
+            return Ok(());
+        }
+        self.st.ply += 1;
+        let n = g.players.len() as u8;
+        let next = (player + 1) % n;
+        if next == phase.first {
+            self.st.phase_round += 1;
+            if phase.advances_turn {
+                self.st.turn += 1;
+            }
+        }
+        self.after_turn(next)
+    }
+
+    /// Resolves a simultaneous turn once every order is in.
+    fn resolve_turn(&mut self) -> R<()> {
+        let g = self.game;
+        let phase = &g.phases[self.st.phase as usize];
+        self.st.turn_over = true;
+        self.me = phase.first;
+        self.resolve(&phase.resolve, phase.flow_vars.as_ref())?;
+        let mut sig = Signals::default();
+        for p in 0..g.players.len() as u8 {
+            self.me = p;
+            self.run(&phase.on_turn_end, &mut sig)?;
+        }
+        self.check_victory(CheckPoint::AfterAction)?;
+        self.check_victory(CheckPoint::TurnEnd)?;
+        if self.st.result.is_some() {
+            return Ok(());
+        }
+        self.st.ply += 1;
+        self.st.phase_round += 1;
+        if phase.advances_turn {
+            self.st.turn += 1;
+        }
+        self.after_turn(phase.first)
+    }
+
+    fn after_turn(&mut self, next: PlayerIdx) -> R<()> {
+        let g = self.game;
+        self.me = next;
+        self.check_limits()?;
+        if self.st.result.is_some() {
+            return Ok(());
+        }
+        let phase = &g.phases[self.st.phase as usize];
+        if let Some(rounds) = phase.rounds {
+            if self.st.phase_round >= rounds {
+                return self.begin_phase(self.st.phase as usize + 1);
+            }
+        }
+        self.begin_turn(next)
+    }
+
+    /// Players due to act now, in player order.
+    pub fn due_players(&self) -> Vec<PlayerIdx> {
+        (0..self.game.players.len() as u8).filter(|p| self.st.is_due(*p)).collect()
+    }
+
+    /// Runs the per-entity initial expressions and the first turn.
+    pub fn start(&mut self) -> R<()> {
+        let g = self.game;
+        for d in &g.cell_vars {
+            if let Some(e) = &d.initial_expr {
+                for c in 0..g.board.len() {
+                    let i = c * g.cell_slots + d.slot as usize;
+                    if self.st.cell_vars[i] != crate::model::value::ABSENT {
+                        continue;
+                    }
+                    self.set_local(0, Value::Cell(c as u32));
+                    let v = self.eval(e)?;
+                    self.st.cell_vars[i] = v.encode();
+                }
+            }
+        }
+        if let Some(e) = &g.initial_owner {
+            for c in 0..g.board.len() {
+                if g.scenario_owned[c] {
+                    continue;
+                }
+                self.set_local(0, Value::Cell(c as u32));
+                if let Value::Player(p) = self.eval(e)? {
+                    self.st.owner[c] = p;
+                }
+            }
+        }
+        self.begin_phase(0)
+    }
+}

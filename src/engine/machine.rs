@@ -1,0 +1,101 @@
+//! The evaluation context: a game, a match state, per-thread scratch space and the event log.
+use serde_json::Value as Json;
+
+use crate::board::{CellId, SearchScratch};
+use crate::model::{MatchState, PlayerIdx, Value};
+use crate::rng::Rng;
+use crate::ruleset::Game;
+use crate::script::ScriptHost;
+
+/// An error while running rules: a script failure or an impossible operation the analysis could not rule out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunError {
+    pub message: String,
+}
+
+impl RunError {
+    pub fn new(m: impl Into<String>) -> Self {
+        RunError { message: m.into() }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Per-thread mutable helpers reused across actions so the hot path does not allocate.
+pub struct Runtime {
+    pub locals: Vec<Value>,
+    pub search: SearchScratch,
+    cell_bufs: Vec<Vec<CellId>>,
+    pair_bufs: Vec<Vec<(CellId, u32)>>,
+    /// Events are recorded only when a log is present (replays), not in bulk simulation.
+    pub log: Option<Vec<Json>>,
+    pub scripts: Option<ScriptHost>,
+}
+
+impl Runtime {
+    pub fn new(game: &Game) -> Result<Self, RunError> {
+        Ok(Runtime {
+            locals: vec![Value::None; game.max_locals.max(8)],
+            search: SearchScratch::default(),
+            cell_bufs: Vec::new(),
+            pair_bufs: Vec::new(),
+            log: None,
+            scripts: Some(ScriptHost::new(game)?),
+        })
+    }
+    pub fn take_cells(&mut self) -> Vec<CellId> {
+        let mut v = self.cell_bufs.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+    pub fn give_cells(&mut self, v: Vec<CellId>) {
+        self.cell_bufs.push(v);
+    }
+    pub fn take_pairs(&mut self) -> Vec<(CellId, u32)> {
+        let mut v = self.pair_bufs.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+    pub fn give_pairs(&mut self, v: Vec<(CellId, u32)>) {
+        self.pair_bufs.push(v);
+    }
+}
+
+/// Everything needed to evaluate rules for one player against one state.
+pub struct Machine<'a> {
+    pub game: &'a Game,
+    pub st: &'a mut MatchState,
+    pub rng: &'a mut Rng,
+    pub rt: &'a mut Runtime,
+    pub me: PlayerIdx,
+}
+
+impl Machine<'_> {
+    pub fn st_rng(&mut self) -> &mut Rng {
+        self.rng
+    }
+
+    pub fn logging(&self) -> bool {
+        self.rt.log.is_some()
+    }
+
+    pub fn log(&mut self, event: Json) {
+        if let Some(l) = &mut self.rt.log {
+            l.push(event);
+        }
+    }
+
+    pub fn call_script(&mut self, f: u16, args: &[Value]) -> Result<Value, RunError> {
+        let game = self.game;
+        let Some(mut scripts) = self.rt.scripts.take() else {
+            return Err(RunError::new("a script called back into a script"));
+        };
+        let r = scripts.call(game, self.st, self.rng, &mut self.rt.log, self.me, f, args);
+        self.rt.scripts = Some(scripts);
+        r
+    }
+}

@@ -1,0 +1,225 @@
+//! The match state machine: flow (turns, phases, budgets), legal actions, apply, resolution and victory.
+//! `Engine` is the facade: one per thread, reused across matches of the same game.
+pub mod eval;
+pub mod exec;
+pub mod flow;
+pub mod legal;
+pub mod machine;
+pub mod resolve;
+pub mod state_json;
+pub mod victory;
+pub mod wire;
+
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+pub use flow::Applied;
+pub use machine::{Machine, RunError, Runtime};
+
+use crate::model::{Action, MatchState, PlayerIdx};
+use crate::rng::Rng;
+use crate::ruleset::Game;
+
+/// One match in progress: its state and its random stream.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub state: MatchState,
+    pub rng: Rng,
+    pub seed: u64,
+}
+
+/// Why a submission was refused as a whole (a script error, not an event).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubmitError {
+    GameOver,
+    NotDue { player: String, due: Vec<String> },
+    UnknownPlayer(String),
+    Run(RunError),
+}
+
+impl std::fmt::Display for SubmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SubmitError::GameOver => write!(f, "the game has already ended"),
+            SubmitError::NotDue { player, due } => write!(f, "player {player} is not due to act (due: {})", due.join(", ")),
+            SubmitError::UnknownPlayer(p) => write!(f, "unknown player {p}"),
+            SubmitError::Run(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<RunError> for SubmitError {
+    fn from(e: RunError) -> Self {
+        SubmitError::Run(e)
+    }
+}
+
+/// Runs matches of one game on this thread.
+pub struct Engine {
+    pub game: Arc<Game>,
+    rt: Runtime,
+}
+
+impl Engine {
+    pub fn new(game: Arc<Game>) -> Result<Self, RunError> {
+        let rt = Runtime::new(&game)?;
+        Ok(Engine { game, rt })
+    }
+
+    /// Turns event logging on (replays) or off (bulk simulation).
+    pub fn set_logging(&mut self, on: bool) {
+        self.rt.log = if on { Some(Vec::new()) } else { None };
+    }
+
+    /// Takes the events logged so far.
+    pub fn take_log(&mut self) -> Vec<Json> {
+        match &mut self.rt.log {
+            Some(l) => std::mem::take(l),
+            None => Vec::new(),
+        }
+    }
+
+    fn machine<'a>(game: &'a Game, rt: &'a mut Runtime, m: &'a mut Match, me: PlayerIdx) -> Machine<'a> {
+        Machine { game, st: &mut m.state, rng: &mut m.rng, rt, me }
+    }
+
+    /// A new match: the scenario's position, then the first turn started (its hooks run and are logged).
+    pub fn start(&mut self, seed: u64) -> Result<Match, RunError> {
+        let game = self.game.clone();
+        let mut m = Match { state: game.initial.clone(), rng: Rng::new(game.rng, seed), seed };
+        Self::machine(&game, &mut self.rt, &mut m, 0).start()?;
+        Ok(m)
+    }
+
+    /// Players due to act now.
+    pub fn due(&self, m: &Match) -> Vec<PlayerIdx> {
+        (0..self.game.players.len() as u8).filter(|p| m.state.is_due(*p)).collect()
+    }
+
+    /// Action kinds allowed in the current phase.
+    fn kinds(&self, m: &Match) -> Vec<u16> {
+        self.game.phase(&m.state).actions.clone()
+    }
+
+    /// Every legal action for `player` now (empty when the player is not due).
+    pub fn legal(&mut self, m: &mut Match, player: PlayerIdx, out: &mut Vec<Action>) -> Result<(), RunError> {
+        out.clear();
+        if m.state.is_over() || !m.state.is_due(player) {
+            return Ok(());
+        }
+        let game = self.game.clone();
+        let kinds = &game.phase(&m.state).actions;
+        Self::machine(&game, &mut self.rt, m, player).legal(kinds, out)
+    }
+
+    pub fn count_legal(&mut self, m: &mut Match, player: PlayerIdx) -> Result<u64, RunError> {
+        if m.state.is_over() || !m.state.is_due(player) {
+            return Ok(0);
+        }
+        let game = self.game.clone();
+        let kinds = &game.phase(&m.state).actions;
+        Self::machine(&game, &mut self.rt, m, player).count_legal(kinds)
+    }
+
+    pub fn nth_legal(&mut self, m: &mut Match, player: PlayerIdx, k: u64) -> Result<Option<Action>, RunError> {
+        let game = self.game.clone();
+        let kinds = &game.phase(&m.state).actions;
+        Self::machine(&game, &mut self.rt, m, player).nth_legal(kinds, k)
+    }
+
+    /// Applies one action (agents use this; it is always checked first).
+    pub fn apply(&mut self, m: &mut Match, player: PlayerIdx, a: &Action) -> Result<Applied, RunError> {
+        let game = self.game.clone();
+        let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
+        Self::machine(&game, &mut self.rt, m, player).apply(player, a, &echo)
+    }
+
+    /// Ends `player`'s submission (batch turns end; simultaneous turns resolve when all are in).
+    pub fn end_submission(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
+        let game = self.game.clone();
+        Self::machine(&game, &mut self.rt, m, player).end_submission(player)
+    }
+
+    /// A whole submission in wire form, as match scripts and replays hand it in.
+    pub fn submit(&mut self, m: &mut Match, player_id: &str, actions: &[Json]) -> Result<(), SubmitError> {
+        use crate::ruleset::game::Submission;
+        let game = self.game.clone();
+        let Some(player) = game.player_index(player_id) else { return Err(SubmitError::UnknownPlayer(player_id.into())) };
+        if m.state.is_over() {
+            return Err(SubmitError::GameOver);
+        }
+        if !m.state.is_due(player) {
+            let due = self.due(m).iter().map(|p| game.players[*p as usize].clone()).collect();
+            return Err(SubmitError::NotDue { player: player_id.into(), due });
+        }
+        let phase = game.phase(&m.state);
+        let kind = phase.submission;
+        let mut mm = Self::machine(&game, &mut self.rt, m, player);
+        let mut entries: &[Json] = actions;
+        if kind == Submission::Batch {
+            let budget = mm.st.points.max(0) as usize;
+            if entries.len() > budget {
+                for extra in &entries[budget..] {
+                    mm.invalid(player, extra.clone(), &phase.overflow_reason);
+                }
+                entries = &entries[..budget];
+            }
+        }
+        for raw in entries {
+            if mm.st.is_over() {
+                break;
+            }
+            if !mm.st.is_due(player) || (mm.st.turn_over && kind != Submission::Orders) {
+                mm.invalid(player, raw.clone(), "turn_over");
+                continue;
+            }
+            match wire::decode(mm.game, mm.st, raw) {
+                Ok(a) => {
+                    let echo = |_: &Machine| raw.clone();
+                    mm.apply(player, &a, &echo)?;
+                }
+                Err(reason) => {
+                    mm.invalid(player, raw.clone(), reason);
+                    if kind == Submission::Batch {
+                        mm.st.points -= 1;
+                        if mm.st.points <= 0 {
+                            mm.end_turn()?;
+                        }
+                    }
+                }
+            }
+        }
+        if !mm.st.is_over() && mm.st.is_due(player) {
+            mm.end_submission(player)?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).
+    pub fn evaluate(&mut self, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
+        let game = self.game.clone();
+        let Some(e) = &game.greedy else { return Ok(0.0) };
+        let v = Self::machine(&game, &mut self.rt, m, player).eval(e)?;
+        Ok(v.as_f64().unwrap_or(0.0))
+    }
+
+    /// Invariants that do not hold: declared checks and variable bounds.
+    pub fn broken_invariants(&mut self, m: &mut Match) -> Result<Vec<String>, RunError> {
+        let game = self.game.clone();
+        let mut broken = Vec::new();
+        let mut mm = Self::machine(&game, &mut self.rt, m, 0);
+        for inv in &game.invariants {
+            if !mm.cond(&inv.check)? {
+                broken.push(inv.message.clone());
+            }
+        }
+        state_json::check_bounds(&game, &m.state, &mut broken);
+        Ok(broken)
+    }
+
+    /// The state as INTERFACE.md section 6 describes it.
+    pub fn state_json(&self, m: &Match) -> Json {
+        state_json::state_json(&self.game, &m.state)
+    }
+}

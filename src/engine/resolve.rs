@@ -1,0 +1,285 @@
+//! Built-in resolution of simultaneous orders: departures, arrivals into own, neutral and enemy cells with
+//! per-piece chance, caps and growth. Every random draw is logged in the step's event.
+use serde_json::{json, Map, Value as Json};
+
+use super::exec::Signals;
+use super::machine::{Machine, RunError};
+use crate::model::state::NO_OWNER;
+use crate::ruleset::game::{FlowVars, ResolveStep};
+
+type R<T> = Result<T, RunError>;
+
+/// Per-turn facts the steps share: who owned each cell when the turn began and whether it kept pieces.
+pub struct FlowSnapshot {
+    start_owner: Vec<u8>,
+    kept: Vec<bool>,
+}
+
+impl Machine<'_> {
+    fn count_idx(&self, fv: &FlowVars, c: usize) -> usize {
+        c * self.game.cell_slots + fv.count as usize
+    }
+    fn incoming_idx(&self, fv: &FlowVars, c: usize, p: usize) -> usize {
+        c * self.game.cell_slots + fv.incoming as usize + p
+    }
+
+    /// Runs the phase's resolution steps in order.
+    pub fn resolve(&mut self, steps: &[ResolveStep], fv: Option<&FlowVars>) -> R<()> {
+        let n = self.game.board.len();
+        let mut snap = FlowSnapshot { start_owner: self.st.owner.clone(), kept: vec![false; n] };
+        if let Some(fv) = fv {
+            for c in 0..n {
+                let i = self.count_idx(fv, c);
+                let out = self.st.cell_vars[c * self.game.cell_slots + fv.outgoing as usize];
+                snap.kept[c] = self.st.cell_vars[i] - out.max(0) > 0;
+            }
+        }
+        for step in steps {
+            if self.st.result.is_some() {
+                break;
+            }
+            match (step, fv) {
+                (ResolveStep::Effects(stmts), _) => {
+                    let mut sig = Signals::default();
+                    self.run(stmts, &mut sig)?;
+                }
+                (ResolveStep::Depart, Some(fv)) => self.depart(fv),
+                (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv),
+                (ResolveStep::ArriveNeutral { chance, event, contest_event, hit }, Some(fv)) => {
+                    self.arrive_neutral(fv, *chance, *hit, event, contest_event)
+                }
+                (ResolveStep::ArriveHostile { hit, defender_first, event }, Some(fv)) => {
+                    self.arrive_hostile(fv, *hit, *defender_first, event)
+                }
+                (ResolveStep::Cap { max }, Some(fv)) => {
+                    for c in 0..n {
+                        let i = self.count_idx(fv, c);
+                        if self.st.cell_vars[i] > *max {
+                            self.st.cell_vars[i] = *max;
+                        }
+                    }
+                }
+                (ResolveStep::Grow { amount, max, event }, Some(fv)) => self.grow(fv, &snap, *amount, *max, event),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn depart(&mut self, fv: &FlowVars) {
+        let g = self.game;
+        for c in 0..g.board.len() {
+            let o = c * g.cell_slots + fv.outgoing as usize;
+            let out = self.st.cell_vars[o].max(0);
+            if out == 0 {
+                continue;
+            }
+            let i = self.count_idx(fv, c);
+            self.st.cell_vars[i] = (self.st.cell_vars[i] - out).max(0);
+            self.st.cell_vars[o] = 0;
+            if self.st.cell_vars[i] == 0 {
+                self.st.owner[c] = NO_OWNER;
+            }
+        }
+    }
+
+    fn arrive_friendly(&mut self, fv: &FlowVars) {
+        let g = self.game;
+        for c in 0..g.board.len() {
+            let owner = self.st.owner[c];
+            if owner == NO_OWNER {
+                continue;
+            }
+            let inc = self.incoming_idx(fv, c, owner as usize);
+            let amount = self.st.cell_vars[inc];
+            if amount > 0 {
+                let i = self.count_idx(fv, c);
+                self.st.cell_vars[i] += amount;
+                self.st.cell_vars[inc] = 0;
+            }
+        }
+    }
+
+    fn rolls(&mut self, count: i64, p: f64) -> (Vec<bool>, bool) {
+        let mut rolls = Vec::with_capacity(count.max(0) as usize);
+        let mut any = false;
+        for _ in 0..count {
+            let r = self.rng.chance(p);
+            any |= r;
+            if self.logging() {
+                rolls.push(r);
+            }
+        }
+        (rolls, any)
+    }
+
+    fn arrive_neutral(&mut self, fv: &FlowVars, chance: f64, hit: f64, event: &str, contest_event: &str) {
+        let g = self.game;
+        let np = g.players.len();
+        for c in 0..g.board.len() {
+            if self.st.owner[c] != NO_OWNER {
+                continue;
+            }
+            let mut successes: Vec<(u8, i64)> = Vec::new();
+            for p in 0..np {
+                let inc = self.incoming_idx(fv, c, p);
+                let amount = self.st.cell_vars[inc];
+                if amount <= 0 {
+                    continue;
+                }
+                self.st.cell_vars[inc] = 0;
+                let (rolls, success) = self.rolls(amount, chance);
+                if self.logging() {
+                    let mut m = Map::new();
+                    m.insert("type".into(), json!(event));
+                    m.insert("player".into(), json!(g.players[p]));
+                    m.insert("cell".into(), json!(g.board.id(c as u32)));
+                    m.insert(fv.count_name.clone(), json!(amount));
+                    m.insert("rolls".into(), json!(rolls));
+                    m.insert("success".into(), json!(success));
+                    self.log(Json::Object(m));
+                }
+                if success {
+                    successes.push((p as u8, amount));
+                }
+            }
+            let i = self.count_idx(fv, c);
+            match successes.as_slice() {
+                [] => {}
+                [(p, amount)] => {
+                    self.st.owner[c] = *p;
+                    self.st.cell_vars[i] = *amount;
+                }
+                [(a, na), (b, nb), ..] => {
+                    let (winner, survivors) = self.contest(c, (*a, *na), (*b, *nb), hit, contest_event);
+                    match winner {
+                        Some(w) => {
+                            self.st.owner[c] = w;
+                            self.st.cell_vars[i] = survivors;
+                        }
+                        None => self.st.cell_vars[i] = 0,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Simultaneous rounds: both sides roll each round (first label first), hits land together.
+    fn contest(&mut self, c: usize, a: (u8, i64), b: (u8, i64), hit: f64, event: &str) -> (Option<u8>, i64) {
+        let (mut na, mut nb) = (a.1, b.1);
+        let mut log = Vec::new();
+        while na > 0 && nb > 0 {
+            let ha = self.rng.chance(hit);
+            let hb = self.rng.chance(hit);
+            if self.logging() {
+                log.push(json!({"side": "attacker", "hit": ha}));
+                log.push(json!({"side": "defender", "hit": hb}));
+            }
+            if ha {
+                nb -= 1;
+            }
+            if hb {
+                na -= 1;
+            }
+        }
+        let winner = if na > 0 {
+            Some(a.0)
+        } else if nb > 0 {
+            Some(b.0)
+        } else {
+            None
+        };
+        let survivors = na.max(nb);
+        self.log_combat(c, a, b, log, winner, survivors, event);
+        (winner, survivors)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn log_combat(&mut self, c: usize, a: (u8, i64), b: (u8, i64), rolls: Vec<Json>, winner: Option<u8>, survivors: i64, event: &str) {
+        if !self.logging() {
+            return;
+        }
+        let g = self.game;
+        let name = |p: Option<u8>| p.map_or(Json::Null, |p| json!(g.players[p as usize]));
+        let e = json!({
+            "type": event,
+            "cell": g.board.id(c as u32),
+            "attacker": g.players[a.0 as usize],
+            "defender": g.players[b.0 as usize],
+            "attackers": a.1,
+            "defenders": b.1,
+            "rolls": rolls,
+            "winner": name(winner),
+            "survivors": survivors,
+        });
+        self.log(e);
+    }
+
+    fn arrive_hostile(&mut self, fv: &FlowVars, hit: f64, defender_first: bool, event: &str) {
+        let g = self.game;
+        let np = g.players.len();
+        for c in 0..g.board.len() {
+            for p in 0..np {
+                let owner = self.st.owner[c];
+                if owner == NO_OWNER || owner as usize == p {
+                    continue;
+                }
+                let inc = self.incoming_idx(fv, c, p);
+                let attackers = self.st.cell_vars[inc];
+                if attackers <= 0 {
+                    continue;
+                }
+                self.st.cell_vars[inc] = 0;
+                let i = self.count_idx(fv, c);
+                let defenders = self.st.cell_vars[i];
+                let (mut na, mut nd) = (attackers, defenders);
+                let mut log = Vec::new();
+                let mut defender_turn = defender_first;
+                while na > 0 && nd > 0 {
+                    let h = self.rng.chance(hit);
+                    if self.logging() {
+                        log.push(json!({"side": if defender_turn { "defender" } else { "attacker" }, "hit": h}));
+                    }
+                    if h {
+                        if defender_turn {
+                            na -= 1;
+                        } else {
+                            nd -= 1;
+                        }
+                    }
+                    defender_turn = !defender_turn;
+                }
+                let (winner, survivors) = if na > 0 { (p as u8, na) } else { (owner, nd) };
+                if na > 0 {
+                    self.st.owner[c] = p as u8;
+                }
+                self.st.cell_vars[i] = survivors;
+                if nd == 0 && na == 0 {
+                    self.st.owner[c] = NO_OWNER;
+                }
+                self.log_combat(c, (p as u8, attackers), (owner, defenders), log, Some(winner), survivors, event);
+            }
+        }
+    }
+
+    fn grow(&mut self, fv: &FlowVars, snap: &FlowSnapshot, amount: i64, max: i64, event: &str) {
+        let g = self.game;
+        for c in 0..g.board.len() {
+            let owner = snap.start_owner[c];
+            if owner == NO_OWNER || !snap.kept[c] || self.st.owner[c] != owner {
+                continue;
+            }
+            let i = self.count_idx(fv, c);
+            let total = (self.st.cell_vars[i] + amount).min(max);
+            self.st.cell_vars[i] = total;
+            if self.logging() {
+                let mut m = Map::new();
+                m.insert("type".into(), json!(event));
+                m.insert("cell".into(), json!(g.board.id(c as u32)));
+                m.insert("player".into(), json!(g.players[owner as usize]));
+                m.insert(fv.count_name.clone(), json!(total));
+                self.log(Json::Object(m));
+            }
+        }
+    }
+}

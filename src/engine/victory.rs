@@ -1,0 +1,119 @@
+//! Victory rules: control of a set, elimination, and limits with ranked tie-breaks.
+use serde_json::{Map, Value as Json};
+
+use super::machine::{Machine, RunError};
+use crate::model::Value;
+use crate::ruleset::game::{CheckPoint, VictoryRule};
+
+type R<T> = Result<T, RunError>;
+
+impl Machine<'_> {
+    /// Checks the control and elimination rules that apply at this point.
+    pub fn check_victory(&mut self, at: CheckPoint) -> R<()> {
+        let g = self.game;
+        for rule in &g.victory {
+            if self.st.result.is_some() {
+                return Ok(());
+            }
+            match rule {
+                VictoryRule::Control { cells, check, reason } if *check == at => {
+                    let saved = self.me;
+                    let mut winner = None;
+                    for p in 0..g.players.len() as u8 {
+                        self.me = p;
+                        let mut any = false;
+                        let mut all = true;
+                        self.each(cells, &mut |m, v| {
+                            any = true;
+                            if let Value::Cell(c) = v {
+                                if m.st.owner[c as usize] != p {
+                                    all = false;
+                                    return Ok(false);
+                                }
+                            }
+                            Ok(true)
+                        })?;
+                        if any && all {
+                            winner = Some(p);
+                            break;
+                        }
+                    }
+                    self.me = saved;
+                    if let Some(p) = winner {
+                        self.finish(Some(p), reason, Vec::new());
+                    }
+                }
+                VictoryRule::Elimination { check, reason } if *check == at => {
+                    let mut alive = vec![false; g.players.len()];
+                    for u in &self.st.units {
+                        if u.alive {
+                            alive[u.owner as usize] = true;
+                        }
+                    }
+                    let left: Vec<u8> = (0..g.players.len() as u8).filter(|p| alive[*p as usize]).collect();
+                    if left.len() < g.players.len() {
+                        match left.as_slice() {
+                            [] => self.finish(None, reason, Vec::new()),
+                            [p] => self.finish(Some(*p), reason, Vec::new()),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks limit rules after the turn counters moved on.
+    pub fn check_limits(&mut self) -> R<()> {
+        let g = self.game;
+        for rule in &g.victory {
+            if self.st.result.is_some() {
+                return Ok(());
+            }
+            let VictoryRule::Limit { when, rank, report, reason } = rule else { continue };
+            if !self.cond(when)? {
+                continue;
+            }
+            let saved = self.me;
+            let n = g.players.len();
+            let mut keys: Vec<Vec<Value>> = vec![Vec::new(); n];
+            for (p, k) in keys.iter_mut().enumerate() {
+                self.me = p as u8;
+                for e in rank {
+                    k.push(self.eval(e)?);
+                }
+            }
+            let mut extra = Vec::new();
+            for (name, e) in report {
+                let mut m = Map::new();
+                for p in 0..n {
+                    self.me = p as u8;
+                    let v = self.eval(e)?;
+                    m.insert(g.players[p].clone(), self.to_json(v));
+                }
+                extra.push((name.clone(), Json::Object(m)));
+            }
+            self.me = saved;
+            let winner = best(&keys);
+            self.finish(winner, reason, extra);
+        }
+        Ok(())
+    }
+}
+
+/// The single player with the lexicographically highest keys, or `None` on a tie at the top.
+fn best(keys: &[Vec<Value>]) -> Option<u8> {
+    let num = |v: &Value| v.as_f64().unwrap_or(f64::NEG_INFINITY);
+    let mut candidates: Vec<usize> = (0..keys.len()).collect();
+    let depth = keys.first().map_or(0, |k| k.len());
+    for i in 0..depth {
+        let top = candidates.iter().map(|&p| num(&keys[p][i])).fold(f64::NEG_INFINITY, f64::max);
+        candidates.retain(|&p| num(&keys[p][i]) == top);
+        if candidates.len() == 1 {
+            return Some(candidates[0] as u8);
+        }
+    }
+    None
+}

@@ -1,0 +1,8 @@
+//! Vocabulary shared by every layer: values, actions, match state and results. No YAML, no Rhai, no game names.
+pub mod action;
+pub mod state;
+pub mod value;
+
+pub use action::Action;
+pub use state::{GameResult, MatchState};
+pub use value::{PlayerIdx, Ty, UnitIdx, Value};

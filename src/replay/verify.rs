@@ -1,0 +1,160 @@
+//! `replay verify`: re-runs a replay's inputs (ruleset by id, scenario, seed, settings, submissions) and
+//! reports the first place where events, result, final state or legal actions differ.
+use serde_json::Value as Json;
+
+use super::failure::Failure;
+use super::json_match::{first_difference, short};
+use super::legal::legal_json;
+use super::record::{ResultRecord, SubmissionRecord, FORMAT, VERSION};
+use crate::engine::Engine;
+use crate::ruleset::{load, Loaded};
+
+/// Why a replay did not verify.
+#[derive(Debug, Clone)]
+pub enum VerifyError {
+    /// The document is not a replay this build can read.
+    Malformed(String),
+    /// Its ruleset or scenario could not be loaded.
+    Load(Failure),
+    /// Re-running it gave something else.
+    Differs(String),
+}
+
+impl VerifyError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            VerifyError::Load(f) => f.exit_code,
+            _ => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::Malformed(m) => write!(f, "not a readable replay: {m}"),
+            VerifyError::Load(e) => write!(f, "cannot load the replay's game: {}", e.summary()),
+            VerifyError::Differs(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+fn field<'a>(replay: &'a Json, key: &str) -> Result<&'a Json, VerifyError> {
+    replay
+        .get(key)
+        .ok_or_else(|| VerifyError::Malformed(format!("no `{key}` field")))
+}
+
+fn text<'a>(v: &'a Json, what: &str) -> Result<&'a str, VerifyError> {
+    v.as_str()
+        .ok_or_else(|| VerifyError::Malformed(format!("`{what}` is not a string")))
+}
+
+/// Loads the replay's game: its ruleset by id, its scenario, and as overrides the settings that differ
+/// from what the files give.
+fn load_game(id: &str, scenario: &str, settings: &Json) -> Result<Loaded, VerifyError> {
+    let Json::Object(wanted) = settings else {
+        return Err(VerifyError::Malformed("`settings` is not an object".into()));
+    };
+    let plain = load(id, Some(scenario), &[]).map_err(|e| VerifyError::Load(e.into()))?;
+    let overrides: Vec<(String, Json)> = wanted
+        .iter()
+        .filter(|(k, v)| plain.game.settings.get(*k) != Some(*v))
+        .map(|(k, v)| (format!("settings.{k}"), v.clone()))
+        .collect();
+    if overrides.is_empty() {
+        return Ok(plain);
+    }
+    load(id, Some(scenario), &overrides).map_err(|e| VerifyError::Load(e.into()))
+}
+
+/// Re-runs `replay` and checks that it comes out identical.
+pub fn verify(replay: &Json) -> Result<(), VerifyError> {
+    if replay.get("format").and_then(Json::as_str) != Some(FORMAT) {
+        return Err(VerifyError::Malformed(format!(
+            "`format` is not \"{FORMAT}\""
+        )));
+    }
+    if replay.get("version").and_then(Json::as_u64) != Some(VERSION) {
+        return Err(VerifyError::Malformed(format!(
+            "`version` is not {VERSION}"
+        )));
+    }
+    let ruleset = field(replay, "ruleset")?;
+    let id = text(field(ruleset, "id")?, "ruleset.id")?;
+    let scenario = text(field(replay, "scenario")?, "scenario")?;
+    let seed = field(replay, "seed")?
+        .as_u64()
+        .ok_or_else(|| VerifyError::Malformed("`seed` is not a non-negative integer".into()))?;
+    let submissions: Vec<SubmissionRecord> =
+        serde_json::from_value(field(replay, "submissions")?.clone())
+            .map_err(|e| VerifyError::Malformed(format!("`submissions`: {e}")))?;
+    let Json::Array(events) = field(replay, "events")? else {
+        return Err(VerifyError::Malformed("`events` is not a list".into()));
+    };
+
+    let loaded = load_game(id, scenario, field(replay, "settings")?)?;
+    let digest_note = match ruleset.get("digest").and_then(Json::as_str) {
+        Some(d) if d != loaded.game.digest => format!(
+            " (the ruleset has changed: digest {} now, {d} in the replay)",
+            loaded.game.digest
+        ),
+        _ => String::new(),
+    };
+    let differs = |m: String| VerifyError::Differs(format!("{m}{digest_note}"));
+    let run_err =
+        |e: crate::engine::RunError| differs(format!("the rules failed while re-running: {e}"));
+    let mut engine = Engine::new(loaded.game).map_err(run_err)?;
+    engine.set_logging(true);
+    let mut m = engine.start(seed).map_err(run_err)?;
+    let mut got = engine.take_log();
+    for (i, s) in submissions.iter().enumerate() {
+        engine
+            .submit(&mut m, &s.player, &s.actions)
+            .map_err(|e| differs(format!("submission {i} was refused: {e}")))?;
+        got.extend(engine.take_log());
+    }
+
+    if let Some(i) = (0..events.len().min(got.len())).find(|&i| events[i] != got[i]) {
+        return Err(differs(format!(
+            "event {i} differs: replay has {}, re-run gives {}",
+            short(&events[i]),
+            short(&got[i])
+        )));
+    }
+    if events.len() != got.len() {
+        let (i, extra) = if got.len() > events.len() {
+            (events.len(), &got[events.len()])
+        } else {
+            (got.len(), &events[got.len()])
+        };
+        let who = if got.len() > events.len() {
+            "re-run gives"
+        } else {
+            "replay has"
+        };
+        return Err(differs(format!(
+            "{} events in the replay, {} in the re-run; first extra event {i}: {who} {}",
+            events.len(),
+            got.len(),
+            short(extra)
+        )));
+    }
+    let result =
+        serde_json::to_value(ResultRecord::of(&engine.game, &m.state)).unwrap_or(Json::Null);
+    if let Some(d) = first_difference(field(replay, "result")?, &result, "result") {
+        return Err(differs(d));
+    }
+    let state = engine.state_json(&m);
+    if let Some(d) = first_difference(field(replay, "state")?, &state, "state") {
+        return Err(differs(d));
+    }
+    if let Some(legal) = replay.get("legal") {
+        engine.set_logging(false);
+        let again = legal_json(&mut engine, &mut m).map_err(run_err)?;
+        if let Some(d) = first_difference(legal, &again, "legal") {
+            return Err(differs(d));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,1028 @@
+//! Typing and compiling expressions, sets and effect lists into the IR, with every error collected.
+use indexmap::IndexMap;
+use serde_json::Value as Json;
+
+use super::expr::{self, Ast, Node};
+use super::game::{Symbols, Table, VarDecl};
+use super::ir::*;
+use crate::model::{Ty, Value};
+
+/// What names can refer to: the declarations of the ruleset.
+pub struct Catalog<'a> {
+    pub players: &'a [String],
+    pub settings: &'a IndexMap<String, Json>,
+    pub tables: &'a [Table],
+    pub player_vars: &'a [VarDecl],
+    pub cell_vars: &'a [VarDecl],
+    pub unit_vars: &'a [VarDecl],
+    pub unit_table: Option<u16>,
+    pub script_fns: &'a [(String, usize)],
+}
+
+/// An error inside one expression: byte offset in the expression text, message and hint.
+#[derive(Debug, Clone)]
+pub struct ExprError {
+    pub pos: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Where an effect-list problem is: a JSON pointer relative to the list, a byte offset inside the expression
+/// text at that place (0 for non-expression problems), and the problem.
+#[derive(Debug, Clone)]
+pub struct EffectError {
+    pub pointer: String,
+    pub error: ExprError,
+}
+
+#[derive(Clone)]
+struct Binding {
+    name: String,
+    slot: u16,
+    ty: Ty,
+}
+
+/// Compiles expressions for one block of rules (an action, a hook...). Locals get slots as they appear.
+pub struct Compiler<'a, 'b> {
+    pub cat: &'a Catalog<'a>,
+    pub symbols: &'b mut Symbols,
+    names: Vec<Binding>,
+    elems: Vec<(u16, Ty)>,
+    next_slot: u16,
+    max_slot: u16,
+    /// Whether `me` means something here.
+    pub has_me: bool,
+}
+
+type R<T> = Result<T, ExprError>;
+
+fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
+    Err(ExprError { pos, message: message.into(), hint: None })
+}
+
+fn err_hint<T>(pos: usize, message: impl Into<String>, hint: impl Into<String>) -> R<T> {
+    Err(ExprError { pos, message: message.into(), hint: Some(hint.into()) })
+}
+
+/// The closest candidate by edit distance, for "did you mean" hints.
+pub fn closest<'s>(word: &str, candidates: impl IntoIterator<Item = &'s str>) -> Option<&'s str> {
+    let mut best: Option<(&str, usize)> = None;
+    for c in candidates {
+        let d = edit_distance(word, c);
+        if d <= 2.max(word.len() / 3) && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((c, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn json_to_const(v: &Json, symbols: &mut Symbols) -> Option<(Value, Ty)> {
+    Some(match v {
+        Json::Bool(b) => (Value::Bool(*b), Ty::Bool),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) => (Value::Int(i), Ty::Int),
+            None => (Value::Float(n.as_f64()?), Ty::Float),
+        },
+        Json::String(s) => (Value::Text(symbols.intern(s)), Ty::Text),
+        Json::Null => (Value::None, Ty::Nothing),
+        _ => return None,
+    })
+}
+
+impl<'a, 'b> Compiler<'a, 'b> {
+    pub fn new(cat: &'a Catalog<'a>, symbols: &'b mut Symbols, has_me: bool) -> Self {
+        Compiler { cat, symbols, names: Vec::new(), elems: Vec::new(), next_slot: 0, max_slot: 0, has_me }
+    }
+
+    /// Number of local slots this block needs.
+    pub fn locals(&self) -> usize {
+        self.max_slot as usize
+    }
+
+    /// Moves the next free slot up to `slot` (reserved regions).
+    pub fn skip_to(&mut self, slot: u16) {
+        self.next_slot = self.next_slot.max(slot);
+        self.max_slot = self.max_slot.max(self.next_slot);
+    }
+
+    pub fn alloc(&mut self) -> u16 {
+        let s = self.next_slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        s
+    }
+
+    pub fn bind(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.alloc();
+        self.names.push(Binding { name: name.to_string(), slot, ty });
+        slot
+    }
+
+    /// Binds an element (`it`, and its fields by bare name) for a nested predicate.
+    pub fn push_elem(&mut self, ty: Ty) -> u16 {
+        let slot = self.alloc();
+        self.elems.push((slot, ty));
+        slot
+    }
+    pub fn pop_elem(&mut self) {
+        self.elems.pop();
+    }
+
+    /// Compiles YAML scalar or expression text.
+    pub fn json_expr(&mut self, v: &Json) -> R<(Expr, Ty)> {
+        match v {
+            Json::String(s) => self.text_expr(s),
+            other => match json_to_const(other, self.symbols) {
+                Some((v, t)) => Ok((Expr::Const(v), t)),
+                None => err(0, "expected an expression (text, number or boolean), found a list or mapping"),
+            },
+        }
+    }
+
+    pub fn text_expr(&mut self, text: &str) -> R<(Expr, Ty)> {
+        let node = expr::parse(text).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+        self.expr(&node)
+    }
+
+    pub fn json_set(&mut self, v: &Json) -> R<SetExpr> {
+        match v {
+            Json::String(s) => {
+                let node = expr::parse(s).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+                self.set(&node)
+            }
+            _ => err(0, "expected a set expression such as `cells where owner == me`"),
+        }
+    }
+
+    /// Compiles a condition (must be boolean).
+    pub fn json_cond(&mut self, v: &Json) -> R<Expr> {
+        let (e, t) = self.json_expr(v)?;
+        if t != Ty::Bool {
+            return err(0, format!("expected a condition (true/false), this is {}", t.name()));
+        }
+        Ok(e)
+    }
+
+    /// Compiles an expression and folds it to a constant (settings and literals only).
+    pub fn json_const(&mut self, v: &Json) -> R<Value> {
+        let (e, _) = self.json_expr(v)?;
+        match fold(&e) {
+            Some(v) => Ok(v),
+            None => err(0, "this must be a constant: literals and settings only"),
+        }
+    }
+
+    pub fn expr(&mut self, n: &Node) -> R<(Expr, Ty)> {
+        let pos = n.pos;
+        match &n.ast {
+            Ast::Int(i) => Ok((Expr::Const(Value::Int(*i)), Ty::Int)),
+            Ast::Float(f) => Ok((Expr::Const(Value::Float(*f)), Ty::Float)),
+            Ast::Bool(b) => Ok((Expr::Const(Value::Bool(*b)), Ty::Bool)),
+            Ast::None => Ok((Expr::Const(Value::None), Ty::Nothing)),
+            Ast::Str(s) => Ok((Expr::Const(Value::Text(self.symbols.intern(s))), Ty::Text)),
+            Ast::Name(name) => self.name(name, pos),
+            Ast::Field(base, field) => self.field(base, field, pos),
+            Ast::Index(base, index) => self.index(base, index, pos),
+            Ast::Neg(x) => {
+                let (e, t) = self.expr(x)?;
+                if !t.is_numeric() {
+                    return err(pos, format!("cannot negate {}", t.name()));
+                }
+                Ok((fold_or(Expr::Neg(Box::new(e))), t))
+            }
+            Ast::Not(x) => {
+                let (e, t) = self.expr(x)?;
+                if t != Ty::Bool {
+                    return err(pos, format!("`not` needs a condition, found {}", t.name()));
+                }
+                Ok((Expr::Not(Box::new(e)), Ty::Bool))
+            }
+            Ast::Binary(op, a, b) => self.binary(op, a, b, pos),
+            Ast::Call(f, args) => self.call(f, args, pos),
+            Ast::Where(..) => {
+                err_hint(pos, "a set is not a value here", "wrap it: count(...), sum(..., value), any(...) or first(...)")
+            }
+        }
+    }
+
+    fn name(&mut self, name: &str, pos: usize) -> R<(Expr, Ty)> {
+        if let Some(b) = self.names.iter().rev().find(|b| b.name == name) {
+            return Ok((Expr::Local(b.slot), b.ty));
+        }
+        if name == "it" {
+            return match self.elems.last() {
+                Some(&(slot, ty)) => Ok((Expr::Local(slot), ty)),
+                None => err(pos, "`it` is only defined inside `where` filters and predicates"),
+            };
+        }
+        if let Some(&(slot, ty)) = self.elems.last() {
+            if let Ok(r) = self.field_of(Expr::Local(slot), ty, name, pos) {
+                return Ok(r);
+            }
+        }
+        match name {
+            "me" if self.has_me => return Ok((Expr::Me, Ty::Player)),
+            "opponent" if self.has_me => {
+                if self.cat.players.len() != 2 {
+                    return err(pos, "`opponent` needs exactly two players");
+                }
+                return Ok((Expr::Opponent, Ty::Player));
+            }
+            "turn" => return Ok((Expr::Counter(Counter::Turn), Ty::Int)),
+            "ply" => return Ok((Expr::Counter(Counter::Ply), Ty::Int)),
+            "points" => return Ok((Expr::Counter(Counter::Points), Ty::Int)),
+            "round" => return Ok((Expr::Counter(Counter::Round), Ty::Int)),
+            _ => {}
+        }
+        if let Some(i) = self.cat.players.iter().position(|p| p == name) {
+            return Ok((Expr::Const(Value::Player(i as u8)), Ty::Player));
+        }
+        let mut known: Vec<&str> = self.names.iter().map(|b| b.name.as_str()).collect();
+        known.extend(["me", "opponent", "turn", "ply", "points", "round", "settings", "it"]);
+        let hint = match closest(name, known.iter().copied()) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => "names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME".into(),
+        };
+        err_hint(pos, format!("unknown name `{name}`"), hint)
+    }
+
+    fn var_field(decls: &[VarDecl], name: &str) -> Option<VarDecl> {
+        decls.iter().find(|d| d.name == name).cloned()
+    }
+
+    /// Resolves `base.field` where base has type `ty`.
+    fn field_of(&mut self, base: Expr, ty: Ty, field: &str, pos: usize) -> R<(Expr, Ty)> {
+        let b = Box::new(base);
+        match ty {
+            Ty::Cell => match field {
+                "owner" => Ok((Expr::CellOwner(b), Ty::Player)),
+                "id" => Ok((Expr::CellId(b), Ty::Text)),
+                "row" => Ok((Expr::CellRow(b), Ty::Int)),
+                "col" => Ok((Expr::CellCol(b), Ty::Int)),
+                "unit" => Ok((Expr::CellUnit(b), Ty::Unit)),
+                "empty" => Ok((Expr::CellEmpty(b), Ty::Bool)),
+                _ => match Self::var_field(self.cat.cell_vars, field) {
+                    Some(d) if d.per_player => err_hint(
+                        pos,
+                        format!("`{field}` has one value per player"),
+                        format!("index it with a player: {field}[me]"),
+                    ),
+                    Some(d) => Ok((Expr::CellVar(b, d.slot, d.ty), d.ty)),
+                    None => self.unknown_field("cell", field, pos, self.cat.cell_vars, &["owner", "id", "row", "col", "unit", "empty"]),
+                },
+            },
+            Ty::Unit => match field {
+                "owner" => Ok((Expr::UnitOwner(b), Ty::Player)),
+                "at" => Ok((Expr::UnitAt(b), Ty::Cell)),
+                "id" => Ok((Expr::UnitId(b), Ty::Text)),
+                "type" => match self.cat.unit_table {
+                    Some(t) => Ok((Expr::UnitType(b), Ty::Row(t))),
+                    None => err(pos, "this ruleset declares no units"),
+                },
+                _ => match Self::var_field(self.cat.unit_vars, field) {
+                    Some(d) => Ok((Expr::UnitVar(b, d.slot, d.ty), d.ty)),
+                    None => self.unknown_field("unit", field, pos, self.cat.unit_vars, &["owner", "at", "id", "type"]),
+                },
+            },
+            Ty::Player => match field {
+                "id" => Ok((Expr::PlayerId(b), Ty::Text)),
+                _ => match Self::var_field(self.cat.player_vars, field) {
+                    Some(d) => Ok((Expr::PlayerVar(b, d.slot, d.ty), d.ty)),
+                    None => self.unknown_field("player", field, pos, self.cat.player_vars, &["id"]),
+                },
+            },
+            Ty::Row(t) => {
+                let table = &self.cat.tables[t as usize];
+                if field == "key" {
+                    return Ok((Expr::RowKey(b), Ty::Text));
+                }
+                match table.column(field) {
+                    Some(c) => Ok((Expr::RowCol(b, t, c), table.columns[c as usize].1)),
+                    None => {
+                        let names: Vec<&str> = table.columns.iter().map(|(c, _)| c.as_str()).collect();
+                        let hint = match closest(field, names.iter().copied()) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => format!("columns of `{}`: {}", table.name, names.join(", ")),
+                        };
+                        err_hint(pos, format!("table `{}` has no column `{field}`", table.name), hint)
+                    }
+                }
+            }
+            other => err(pos, format!("{} has no fields (`.{field}`)", other.name())),
+        }
+    }
+
+    fn unknown_field<T>(&self, what: &str, field: &str, pos: usize, decls: &[VarDecl], builtins: &[&str]) -> R<T> {
+        let mut names: Vec<&str> = decls.iter().map(|d| d.name.as_str()).collect();
+        names.extend(builtins);
+        let hint = match closest(field, names.iter().copied()) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => format!("{what} fields: {}", names.join(", ")),
+        };
+        err_hint(pos, format!("a {what} has no field `{field}`"), hint)
+    }
+
+    fn field(&mut self, base: &Node, field: &str, pos: usize) -> R<(Expr, Ty)> {
+        if let Ast::Name(n) = &base.ast {
+            if n == "settings" && !self.names.iter().any(|b| b.name == "settings") {
+                return match self.cat.settings.get(field) {
+                    Some(v) => match json_to_const(v, self.symbols) {
+                        Some((v, t)) => Ok((Expr::Const(v), t)),
+                        None => err(pos, format!("setting `{field}` is not a scalar")),
+                    },
+                    None => {
+                        let hint = match closest(field, self.cat.settings.keys().map(|s| s.as_str())) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "declare it under `settings:`".into(),
+                        };
+                        err_hint(pos, format!("unknown setting `{field}`"), hint)
+                    }
+                };
+            }
+        }
+        let (b, ty) = self.expr(base)?;
+        self.field_of(b, ty, field, pos)
+    }
+
+    fn index(&mut self, base: &Node, index: &Node, pos: usize) -> R<(Expr, Ty)> {
+        // A bare per-player variable inside a cell filter means the element's: `forces[me]`.
+        let implicit;
+        let (cell, var): (&Node, &String) = match &base.ast {
+            Ast::Field(cell, var) => (cell, var),
+            Ast::Name(var) if matches!(self.elems.last(), Some((_, Ty::Cell))) && !self.names.iter().any(|b| b.name == *var) => {
+                implicit = Node { ast: Ast::Name("it".into()), pos: base.pos };
+                (&implicit, var)
+            }
+            _ => return err(pos, "only per-player cell variables can be indexed, as in `cell.var[player]`"),
+        };
+        {
+            let (c, cty) = self.expr(cell)?;
+            if cty == Ty::Cell {
+                if let Some(d) = Self::var_field(self.cat.cell_vars, var) {
+                    if !d.per_player {
+                        return err(pos, format!("`{var}` is not a per-player variable"));
+                    }
+                    let (p, pty) = self.expr(index)?;
+                    if pty != Ty::Player {
+                        return err(index.pos, format!("index `{var}` with a player, not {}", pty.name()));
+                    }
+                    return Ok((Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty), d.ty));
+                }
+            }
+        }
+        err(pos, "only per-player cell variables can be indexed, as in `cell.var[player]`")
+    }
+
+    fn binary(&mut self, op: &str, a: &Node, b: &Node, pos: usize) -> R<(Expr, Ty)> {
+        let (ea, ta) = self.expr(a)?;
+        // A text literal compared with a row must name a row of that table.
+        let (eb, tb) = self.expr(b)?;
+        let bin = |o: BinOp| Expr::Bin(o, Box::new(ea.clone()), Box::new(eb.clone()));
+        match op {
+            "+" | "-" | "*" | "/" | "%" => {
+                if !ta.is_numeric() || !tb.is_numeric() {
+                    return err(pos, format!("`{op}` needs numbers, found {} and {}", ta.name(), tb.name()));
+                }
+                let o = match op {
+                    "+" => BinOp::Add,
+                    "-" => BinOp::Sub,
+                    "*" => BinOp::Mul,
+                    "/" => BinOp::Div,
+                    _ => BinOp::Rem,
+                };
+                let ty = if ta == Ty::Float || tb == Ty::Float { Ty::Float } else { Ty::Int };
+                Ok((fold_or(bin(o)), ty))
+            }
+            "<" | "<=" | ">" | ">=" => {
+                if !ta.is_numeric() || !tb.is_numeric() {
+                    return err(pos, format!("`{op}` compares numbers, found {} and {}", ta.name(), tb.name()));
+                }
+                let o = match op {
+                    "<" => BinOp::Lt,
+                    "<=" => BinOp::Le,
+                    ">" => BinOp::Gt,
+                    _ => BinOp::Ge,
+                };
+                Ok((fold_or(bin(o)), Ty::Bool))
+            }
+            "==" | "!=" => {
+                let eq = op == "==";
+                let keyed = |t: Ty| matches!(t, Ty::Row(_) | Ty::Player);
+                if keyed(ta) && tb == Ty::Text {
+                    self.check_key(ta, &eb, b.pos)?;
+                    return Ok((Expr::KeyEq(eq, Box::new(ea), Box::new(eb)), Ty::Bool));
+                }
+                if keyed(tb) && ta == Ty::Text {
+                    self.check_key(tb, &ea, a.pos)?;
+                    return Ok((Expr::KeyEq(eq, Box::new(eb), Box::new(ea)), Ty::Bool));
+                }
+                let compatible = ta == tb || ta == Ty::Nothing || tb == Ty::Nothing || (ta.is_numeric() && tb.is_numeric());
+                if !compatible {
+                    return err(pos, format!("cannot compare {} with {}", ta.name(), tb.name()));
+                }
+                Ok((fold_or(bin(if eq { BinOp::Eq } else { BinOp::Ne })), Ty::Bool))
+            }
+            "and" | "or" => {
+                if ta != Ty::Bool || tb != Ty::Bool {
+                    return err(pos, format!("`{op}` joins conditions, found {} and {}", ta.name(), tb.name()));
+                }
+                Ok((bin(if op == "and" { BinOp::And } else { BinOp::Or }), Ty::Bool))
+            }
+            "??" => {
+                let ty = if ta == Ty::Nothing { tb } else { ta };
+                Ok((bin(BinOp::Coalesce), ty))
+            }
+            _ => err(pos, format!("unknown operator {op}")),
+        }
+    }
+
+    /// A literal compared with a row or player must be one of its keys: catches typos at analysis.
+    fn check_key(&mut self, ty: Ty, lit: &Expr, pos: usize) -> R<()> {
+        let Expr::Const(Value::Text(sym)) = lit else { return Ok(()) };
+        let text = self.symbols.name(*sym).to_string();
+        match ty {
+            Ty::Row(t) => {
+                let table = &self.cat.tables[t as usize];
+                if table.row(&text).is_none() {
+                    let hint = match closest(&text, table.keys.iter().map(|s| s.as_str())) {
+                        Some(c) => format!("did you mean '{c}'?"),
+                        None => format!("rows: {}", table.keys.join(", ")),
+                    };
+                    return err_hint(pos, format!("table `{}` has no row '{text}'", table.name), hint);
+                }
+            }
+            Ty::Player => {
+                if !self.cat.players.iter().any(|p| *p == text) {
+                    return err_hint(pos, format!("no player '{text}'"), format!("players: {}", self.cat.players.join(", ")));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn args(&mut self, f: &str, args: &[Node], n: usize, pos: usize) -> R<Vec<(Expr, Ty)>> {
+        if args.len() != n {
+            return err(pos, format!("`{f}` takes {n} argument(s), found {}", args.len()));
+        }
+        args.iter().map(|a| self.expr(a)).collect()
+    }
+
+    fn want(&self, f: &str, got: Ty, want: Ty, pos: usize) -> R<()> {
+        let ok = got == want || got == Ty::Nothing || (want == Ty::Float && got == Ty::Int);
+        if ok {
+            Ok(())
+        } else {
+            err(pos, format!("`{f}` expects {} here, found {}", want.name(), got.name()))
+        }
+    }
+
+    fn call(&mut self, f: &str, args: &[Node], pos: usize) -> R<(Expr, Ty)> {
+        let simple = |b: Builtin, v: Vec<(Expr, Ty)>| Expr::Call(b, v.into_iter().map(|(e, _)| e).collect());
+        match f {
+            "min" | "max" => {
+                let v = self.args(f, args, 2, pos)?;
+                if !v[0].1.is_numeric() || !v[1].1.is_numeric() {
+                    return err(pos, format!("`{f}` needs numbers"));
+                }
+                let ty = if v[0].1 == Ty::Float || v[1].1 == Ty::Float { Ty::Float } else { Ty::Int };
+                Ok((fold_or(simple(if f == "min" { Builtin::Min } else { Builtin::Max }, v)), ty))
+            }
+            "abs" => {
+                let v = self.args(f, args, 1, pos)?;
+                let ty = v[0].1;
+                if !ty.is_numeric() {
+                    return err(pos, "`abs` needs a number");
+                }
+                Ok((fold_or(simple(Builtin::Abs, v)), ty))
+            }
+            "floor" | "ceil" => {
+                let v = self.args(f, args, 1, pos)?;
+                if !v[0].1.is_numeric() {
+                    return err(pos, format!("`{f}` needs a number"));
+                }
+                Ok((fold_or(simple(if f == "floor" { Builtin::Floor } else { Builtin::Ceil }, v)), Ty::Int))
+            }
+            "float" => {
+                let v = self.args(f, args, 1, pos)?;
+                if !v[0].1.is_numeric() {
+                    return err(pos, "`float` needs a number");
+                }
+                Ok((fold_or(simple(Builtin::Float, v)), Ty::Float))
+            }
+            "has" => {
+                let v = self.args(f, args, 1, pos)?;
+                Ok((simple(Builtin::Has, v), Ty::Bool))
+            }
+            "adjacent" | "distance" | "line_of_sight" | "midpoint" => {
+                let v = self.args(f, args, 2, pos)?;
+                self.want(f, v[0].1, Ty::Cell, args[0].pos)?;
+                self.want(f, v[1].1, Ty::Cell, args[1].pos)?;
+                let (b, ty) = match f {
+                    "adjacent" => (Builtin::Adjacent, Ty::Bool),
+                    "distance" => (Builtin::Distance, Ty::Int),
+                    "line_of_sight" => (Builtin::LineOfSight, Ty::Bool),
+                    _ => (Builtin::Midpoint, Ty::Cell),
+                };
+                Ok((simple(b, v), ty))
+            }
+            "random" => {
+                let v = self.args(f, args, 2, pos)?;
+                self.want(f, v[0].1, Ty::Int, args[0].pos)?;
+                self.want(f, v[1].1, Ty::Int, args[1].pos)?;
+                Ok((simple(Builtin::Random, v), Ty::Int))
+            }
+            "coin" => {
+                let v = self.args(f, args, 0, pos)?;
+                Ok((simple(Builtin::Coin, v), Ty::Bool))
+            }
+            "chance" => {
+                let v = self.args(f, args, 1, pos)?;
+                self.want(f, v[0].1, Ty::Float, args[0].pos)?;
+                Ok((simple(Builtin::Chance, v), Ty::Bool))
+            }
+            "count" | "any" | "first" => {
+                if args.len() != 1 {
+                    return err(pos, format!("`{f}` takes one set"));
+                }
+                let s = self.set(&args[0])?;
+                let elem = s.elem;
+                Ok(match f {
+                    "count" => (Expr::Count(Box::new(s)), Ty::Int),
+                    "any" => (Expr::Any(Box::new(s)), Ty::Bool),
+                    _ => (Expr::First(Box::new(s)), elem),
+                })
+            }
+            "sum" => {
+                if args.len() != 2 {
+                    return err(pos, "`sum` takes a set and a value: sum(units where owner == me, type.cost)");
+                }
+                let s = self.set(&args[0])?;
+                self.elems.push((s.slot, s.elem));
+                let r = self.expr(&args[1]);
+                self.elems.pop();
+                let (e, ty) = r?;
+                if !ty.is_numeric() {
+                    return err(args[1].pos, "`sum` adds numbers");
+                }
+                Ok((Expr::Sum(Box::new(s), Box::new(e)), ty))
+            }
+            "steps" => {
+                if args.len() != 4 {
+                    return err(pos, "`steps` takes from, to, max and a passability test: steps(a, b, 3, it.empty)");
+                }
+                let (from, t0) = self.expr(&args[0])?;
+                let (to, t1) = self.expr(&args[1])?;
+                let (max, t2) = self.expr(&args[2])?;
+                self.want(f, t0, Ty::Cell, args[0].pos)?;
+                self.want(f, t1, Ty::Cell, args[1].pos)?;
+                self.want(f, t2, Ty::Int, args[2].pos)?;
+                let slot = self.push_elem(Ty::Cell);
+                let r = self.expr(&args[3]);
+                self.pop_elem();
+                let (pred, tp) = r?;
+                if tp != Ty::Bool {
+                    return err(args[3].pos, "the passability test must be a condition on `it`");
+                }
+                Ok((
+                    Expr::Steps { from: Box::new(from), to: Box::new(to), max: Box::new(max), slot, pred: Box::new(pred) },
+                    Ty::Int,
+                ))
+            }
+            "player" => err_hint(pos, "`player(...)` is not a function", "compare with a text instead: owner == 'P1'"),
+            _ => {
+                if let Some(i) = self.cat.script_fns.iter().position(|(n, _)| n == f) {
+                    let arity = self.cat.script_fns[i].1;
+                    if arity != args.len() {
+                        return err(pos, format!("script function `{f}` takes {arity} argument(s), found {}", args.len()));
+                    }
+                    let v: Vec<Expr> = args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect::<R<_>>()?;
+                    return Ok((Expr::Script(i as u16, v), Ty::Int));
+                }
+                let mut names = vec![
+                    "min", "max", "abs", "floor", "ceil", "float", "has", "adjacent", "distance", "line_of_sight",
+                    "midpoint", "random", "coin", "chance", "count", "any", "first", "sum", "steps",
+                ];
+                names.extend(self.cat.script_fns.iter().map(|(n, _)| n.as_str()));
+                let hint = match closest(f, names.iter().copied()) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => "built-in functions and the functions of the ruleset's scripts are available".into(),
+                };
+                err_hint(pos, format!("unknown function `{f}`"), hint)
+            }
+        }
+    }
+
+    /// Compiles a set expression: a source optionally followed by `where`.
+    pub fn set(&mut self, n: &Node) -> R<SetExpr> {
+        match &n.ast {
+            Ast::Where(base, cond) => {
+                let mut s = self.set(base)?;
+                if s.filter.is_some() {
+                    return err(n.pos, "only one `where` per set: join conditions with `and`");
+                }
+                self.elems.push((s.slot, s.elem));
+                let r = self.expr(cond);
+                self.elems.pop();
+                let (c, t) = r?;
+                if t != Ty::Bool {
+                    return err(cond.pos, "a `where` filter must be a condition");
+                }
+                // `S where it == x` over a whole collection is the single element x: no scan needed.
+                if let (SetSource::Cells | SetSource::Units | SetSource::Players, Expr::Bin(BinOp::Eq, a, b)) = (&s.source, &c) {
+                    for (elem, other) in [(a, b), (b, a)] {
+                        if matches!(**elem, Expr::Local(x) if x == s.slot) {
+                            let mut used = Vec::new();
+                            if other.reads(&mut used) && !used.contains(&s.slot) {
+                                s.source = SetSource::One((**other).clone());
+                                return Ok(s);
+                            }
+                        }
+                    }
+                }
+                s.filter = Some(c);
+                Ok(s)
+            }
+            _ => {
+                let (source, elem) = self.set_source(n)?;
+                let slot = self.alloc();
+                Ok(SetExpr { source, slot, filter: None, elem })
+            }
+        }
+    }
+
+    fn set_source(&mut self, n: &Node) -> R<(SetSource, Ty)> {
+        let pos = n.pos;
+        match &n.ast {
+            Ast::Name(name) => match name.as_str() {
+                "cells" => Ok((SetSource::Cells, Ty::Cell)),
+                "units" => Ok((SetSource::Units, Ty::Unit)),
+                "players" => Ok((SetSource::Players, Ty::Player)),
+                other => match self.cat.tables.iter().position(|t| t.name == other) {
+                    Some(t) => Ok((SetSource::Rows(t as u16), Ty::Row(t as u16))),
+                    None => err_hint(
+                        pos,
+                        format!("`{other}` is not a set"),
+                        "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)",
+                    ),
+                },
+            },
+            Ast::Call(f, args) => match f.as_str() {
+                "neighbours" => {
+                    let v = self.args(f, args, 1, pos)?;
+                    self.want(f, v[0].1, Ty::Cell, args[0].pos)?;
+                    Ok((SetSource::Neighbours(v.into_iter().next().map(|x| x.0).unwrap_or(Expr::Const(Value::None))), Ty::Cell))
+                }
+                "within" => {
+                    let mut v = self.args(f, args, 2, pos)?;
+                    self.want(f, v[0].1, Ty::Cell, args[0].pos)?;
+                    self.want(f, v[1].1, Ty::Int, args[1].pos)?;
+                    let r = v.pop().map(|x| x.0).unwrap_or(Expr::Const(Value::None));
+                    let c = v.pop().map(|x| x.0).unwrap_or(Expr::Const(Value::None));
+                    Ok((SetSource::Within(c, r), Ty::Cell))
+                }
+                "range" => {
+                    let mut v = self.args(f, args, 2, pos)?;
+                    self.want(f, v[0].1, Ty::Int, args[0].pos)?;
+                    self.want(f, v[1].1, Ty::Int, args[1].pos)?;
+                    let hi = v.pop().map(|x| x.0).unwrap_or(Expr::Const(Value::None));
+                    let lo = v.pop().map(|x| x.0).unwrap_or(Expr::Const(Value::None));
+                    Ok((SetSource::Range(lo, hi), Ty::Int))
+                }
+                "reachable" => {
+                    if args.len() != 3 {
+                        return err(pos, "`reachable` takes a start cell, a maximum of steps and a test: reachable(u.at, 3, it.empty)");
+                    }
+                    let (from, t0) = self.expr(&args[0])?;
+                    let (max, t1) = self.expr(&args[1])?;
+                    self.want(f, t0, Ty::Cell, args[0].pos)?;
+                    self.want(f, t1, Ty::Int, args[1].pos)?;
+                    let slot = self.push_elem(Ty::Cell);
+                    let r = self.expr(&args[2]);
+                    self.pop_elem();
+                    let (pred, tp) = r?;
+                    if tp != Ty::Bool {
+                        return err(args[2].pos, "the test of `reachable` must be a condition on `it`");
+                    }
+                    Ok((SetSource::Reachable { from, max, slot, pred }, Ty::Cell))
+                }
+                _ => err_hint(pos, format!("`{f}(...)` is not a set"), "set functions: neighbours, within, reachable, range"),
+            },
+            _ => err_hint(pos, "expected a set", "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)"),
+        }
+    }
+
+    /// Compiles an assignment target such as `to.forces[me]`, `me.gold`, `unit.fortified` or a `let` name.
+    pub fn place(&mut self, text: &str) -> R<(Place, Ty)> {
+        let node = expr::parse(text).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+        match self.expr(&node)? {
+            (Expr::Local(s), t) => {
+                if self.elems.iter().any(|(slot, _)| *slot == s) {
+                    return err(0, "a loop element cannot be assigned");
+                }
+                Ok((Place::Local(s), t))
+            }
+            (Expr::PlayerVar(p, s, t), _) => Ok((Place::PlayerVar(*p, s, t), t)),
+            (Expr::CellVar(c, s, t), _) => Ok((Place::CellVar(*c, s, t), t)),
+            (Expr::CellVarOf(c, s, p, t), _) => Ok((Place::CellVarOf(*c, s, *p, t), t)),
+            (Expr::CellOwner(c), _) => Ok((Place::CellOwner(*c), Ty::Player)),
+            (Expr::UnitVar(u, s, t), _) => Ok((Place::UnitVar(*u, s, t), t)),
+            (Expr::UnitAt(u), _) => Ok((Place::UnitAt(*u), Ty::Cell)),
+            _ => err_hint(0, format!("`{text}` cannot be assigned"), "assign variables: me.VAR, cell.VAR, cell.VAR[player], cell.owner, unit.VAR, unit.at, or a `let` name"),
+        }
+    }
+
+    /// Compiles an effect list. Problems are collected with pointers relative to the list.
+    pub fn effects(&mut self, list: &[Json], base: &str, errors: &mut Vec<EffectError>) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (i, item) in list.iter().enumerate() {
+            let ptr = format!("{base}/{i}");
+            if let Some(s) = self.effect(item, &ptr, errors) {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    fn effect(&mut self, item: &Json, ptr: &str, errors: &mut Vec<EffectError>) -> Option<Stmt> {
+        let fail = |errors: &mut Vec<EffectError>, p: String, e: ExprError| {
+            errors.push(EffectError { pointer: p, error: e });
+            None
+        };
+        let Json::Object(map) = item else {
+            return fail(errors, ptr.into(), ExprError { pos: 0, message: "an effect is a mapping such as `{add: {me.gold: 1}}`".into(), hint: None });
+        };
+        let esc = super::yaml::pointer_escape;
+        let key_ptr = |k: &str| format!("{ptr}/{}", esc(k));
+        let allowed: &[&str] = if map.contains_key("if") {
+            &["if", "then", "else"]
+        } else if map.contains_key("for") {
+            &["for", "do"]
+        } else if map.contains_key("win") {
+            &["win", "reason"]
+        } else if map.contains_key("create_unit") {
+            &["create_unit"]
+        } else {
+            &[]
+        };
+        if allowed.is_empty() && map.len() != 1 {
+            return fail(errors, ptr.into(), ExprError {
+                pos: 0,
+                message: "an effect has exactly one kind: let, set, add, sub, emit, if, for, eval, win, draw, end_turn, create_unit, destroy_unit".into(),
+                hint: None,
+            });
+        }
+        for k in map.keys() {
+            if !allowed.is_empty() && !allowed.contains(&k.as_str()) {
+                return fail(errors, key_ptr(k), ExprError { pos: 0, message: format!("unexpected key `{k}` in this effect"), hint: Some(format!("allowed: {}", allowed.join(", "))) });
+            }
+        }
+        let (kind, body) = map.iter().next()?;
+        let kind = if allowed.is_empty() { kind.as_str() } else { allowed[0] };
+        let body = if allowed.is_empty() { body } else { &map[kind] };
+        match kind {
+            "let" => {
+                let Json::Object(m) = body else {
+                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`let` takes a mapping of names to expressions".into(), hint: None });
+                };
+                let mut stmts = Vec::new();
+                for (name, v) in m {
+                    match self.json_expr(v) {
+                        Ok((e, t)) => {
+                            let slot = self.bind(name, t);
+                            stmts.push(Stmt::Let(slot, e));
+                        }
+                        Err(e) => {
+                            fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);
+                        }
+                    }
+                }
+                Some(block(stmts))
+            }
+            "set" | "add" | "sub" => {
+                let op = match kind {
+                    "set" => AssignOp::Set,
+                    "add" => AssignOp::Add,
+                    _ => AssignOp::Sub,
+                };
+                let Json::Object(m) = body else {
+                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: format!("`{kind}` takes a mapping of targets to expressions"), hint: None });
+                };
+                let mut stmts = Vec::new();
+                for (target, v) in m {
+                    let vptr = format!("{}/{}", key_ptr(kind), esc(target));
+                    let place = match self.place(target) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            fail(errors, vptr, ExprError { pos: usize::MAX, ..e });
+                            continue;
+                        }
+                    };
+                    match self.json_expr(v) {
+                        Ok((e, t)) => {
+                            let ok = match op {
+                                AssignOp::Set => t == place.1 || t == Ty::Nothing || (place.1 == Ty::Float && t == Ty::Int) || (t == Ty::Text && matches!(place.1, Ty::Row(_))),
+                                _ => place.1.is_numeric() && t.is_numeric(),
+                            };
+                            if !ok {
+                                fail(errors, vptr, ExprError { pos: 0, message: format!("cannot {kind} {} to `{target}` of type {}", t.name(), place.1.name()), hint: None });
+                                continue;
+                            }
+                            stmts.push(Stmt::Assign(place.0, op, e));
+                        }
+                        Err(e) => {
+                            fail(errors, vptr, e);
+                        }
+                    }
+                }
+                Some(block(stmts))
+            }
+            "emit" => {
+                let Json::Object(m) = body else {
+                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`emit` takes a mapping with `type` and fields".into(), hint: None });
+                };
+                let Some(Json::String(ty)) = m.get("type") else {
+                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`emit` needs `type: <event name>`".into(), hint: None });
+                };
+                let mut fields = Vec::new();
+                for (name, v) in m {
+                    if name == "type" {
+                        continue;
+                    }
+                    match self.json_expr(v) {
+                        Ok((e, _)) => fields.push((name.clone(), e)),
+                        Err(e) => {
+                            fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);
+                        }
+                    }
+                }
+                Some(Stmt::Emit(EmitSpec { kind: ty.clone(), fields }))
+            }
+            "if" => {
+                let cond = match self.json_cond(body) {
+                    Ok(c) => c,
+                    Err(e) => return fail(errors, key_ptr("if"), e),
+                };
+                let then = match map.get("then") {
+                    Some(Json::Array(l)) => self.effects(l, &key_ptr("then"), errors),
+                    _ => return fail(errors, ptr.into(), ExprError { pos: 0, message: "`if` needs `then:` with a list of effects".into(), hint: None }),
+                };
+                let els = match map.get("else") {
+                    Some(Json::Array(l)) => self.effects(l, &key_ptr("else"), errors),
+                    None => Vec::new(),
+                    _ => return fail(errors, key_ptr("else"), ExprError { pos: 0, message: "`else` takes a list of effects".into(), hint: None }),
+                };
+                Some(Stmt::If(cond, then, els))
+            }
+            "for" => {
+                let Json::Object(m) = body else {
+                    return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes one `name: set`, as in `for: {u: units where owner == me}`".into(), hint: None });
+                };
+                if m.len() != 1 {
+                    return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes exactly one `name: set`".into(), hint: None });
+                }
+                let (name, set) = m.iter().next()?;
+                let s = match self.json_set(set) {
+                    Ok(s) => s,
+                    Err(e) => return fail(errors, format!("{}/{}", key_ptr("for"), esc(name)), e),
+                };
+                self.names.push(Binding { name: name.clone(), slot: s.slot, ty: s.elem });
+                let body = match map.get("do") {
+                    Some(Json::Array(l)) => self.effects(l, &key_ptr("do"), errors),
+                    _ => {
+                        self.names.pop();
+                        return fail(errors, ptr.into(), ExprError { pos: 0, message: "`for` needs `do:` with a list of effects".into(), hint: None });
+                    }
+                };
+                self.names.pop();
+                Some(Stmt::For(s, body))
+            }
+            "eval" => match self.json_expr(body) {
+                Ok((e, _)) => Some(Stmt::Eval(e)),
+                Err(e) => fail(errors, key_ptr(kind), e),
+            },
+            "win" => {
+                let p = match self.json_expr(body) {
+                    Ok((e, Ty::Player)) => e,
+                    Ok((_, t)) => return fail(errors, key_ptr("win"), ExprError { pos: 0, message: format!("`win` names a player, found {}", t.name()), hint: None }),
+                    Err(e) => return fail(errors, key_ptr("win"), e),
+                };
+                let reason = match map.get("reason") {
+                    Some(Json::String(r)) => r.clone(),
+                    _ => return fail(errors, ptr.into(), ExprError { pos: 0, message: "`win` needs `reason: <code>`".into(), hint: None }),
+                };
+                Some(Stmt::Win(p, reason))
+            }
+            "draw" => match body {
+                Json::String(r) => Some(Stmt::Draw(r.clone())),
+                _ => fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`draw` takes a reason code".into(), hint: None }),
+            },
+            "end_turn" => Some(Stmt::EndTurn),
+            "destroy_unit" => match self.json_expr(body) {
+                Ok((e, Ty::Unit)) => Some(Stmt::DestroyUnit(e)),
+                Ok((_, t)) => fail(errors, key_ptr(kind), ExprError { pos: 0, message: format!("`destroy_unit` takes a unit, found {}", t.name()), hint: None }),
+                Err(e) => fail(errors, key_ptr(kind), e),
+            },
+            "create_unit" => self.create_unit(body, &key_ptr(kind), errors),
+            other => fail(errors, key_ptr(other), ExprError {
+                pos: 0,
+                message: format!("unknown effect `{other}`"),
+                hint: closest(other, ["let", "set", "add", "sub", "emit", "if", "for", "eval", "win", "draw", "end_turn", "create_unit", "destroy_unit"]).map(|c| format!("did you mean `{c}`?")),
+            }),
+        }
+    }
+
+    fn create_unit(&mut self, body: &Json, ptr: &str, errors: &mut Vec<EffectError>) -> Option<Stmt> {
+        let esc = super::yaml::pointer_escape;
+        let mut fail = |p: String, m: String| {
+            errors.push(EffectError { pointer: p, error: ExprError { pos: 0, message: m, hint: None } });
+            None
+        };
+        let Json::Object(m) = body else { return fail(ptr.into(), "`create_unit` takes type, owner, at, and optionally vars and as".into()) };
+        let Some(table) = self.cat.unit_table else { return fail(ptr.into(), "this ruleset declares no units".into()) };
+        let mut get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
+            let v = m.get(k)?;
+            match this.json_expr(v) {
+                Ok((e, t)) if t == want || (t == Ty::Text && matches!(want, Ty::Row(_))) => Some(e),
+                _ => None,
+            }
+        };
+        let kind = get("type", Ty::Row(table), self);
+        let owner = get("owner", Ty::Player, self);
+        let at = get("at", Ty::Cell, self);
+        let (Some(kind), Some(owner), Some(at)) = (kind, owner, at) else {
+            return fail(ptr.into(), "`create_unit` needs `type` (a unit type), `owner` (a player) and `at` (a cell)".into());
+        };
+        let mut init = Vec::new();
+        if let Some(Json::Object(vars)) = m.get("vars") {
+            for (name, v) in vars {
+                let Some(d) = self.cat.unit_vars.iter().find(|d| d.name == *name).cloned() else {
+                    return fail(format!("{ptr}/vars/{}", esc(name)), format!("units have no variable `{name}`"));
+                };
+                match self.json_expr(v) {
+                    Ok((e, _)) => init.push((d.slot, d.ty, e)),
+                    Err(e) => {
+                        errors.push(EffectError { pointer: format!("{ptr}/vars/{}", esc(name)), error: e });
+                        return None;
+                    }
+                }
+            }
+        }
+        let bind = match m.get("as") {
+            Some(Json::String(n)) => Some(self.bind(n, Ty::Unit)),
+            _ => None,
+        };
+        Some(Stmt::CreateUnit { kind, owner, at, init, bind })
+    }
+}
+
+/// Several statements produced by one YAML entry.
+fn block(mut stmts: Vec<Stmt>) -> Stmt {
+    if stmts.len() == 1 {
+        return stmts.pop().unwrap_or(Stmt::Draw(String::new()));
+    }
+    Stmt::If(Expr::Const(Value::Bool(true)), stmts, Vec::new())
+}
+
+/// Folds an expression of constants.
+pub fn fold(e: &Expr) -> Option<Value> {
+    match e {
+        Expr::Const(v) => Some(*v),
+        Expr::Neg(x) => match fold(x)? {
+            Value::Int(i) => Some(Value::Int(i.checked_neg()?)),
+            Value::Float(f) => Some(Value::Float(-f)),
+            _ => None,
+        },
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (fold(a)?, fold(b)?);
+            crate::engine::eval::arith(*op, a, b).ok()
+        }
+        Expr::Call(f, args) => {
+            let vals: Option<Vec<Value>> = args.iter().map(fold).collect();
+            crate::engine::eval::pure_builtin(*f, &vals?)
+        }
+        _ => None,
+    }
+}
+
+fn fold_or(e: Expr) -> Expr {
+    match fold(&e) {
+        Some(v) => Expr::Const(v),
+        None => e,
+    }
+}

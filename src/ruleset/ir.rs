@@ -1,0 +1,238 @@
+//! The compiled form of rule expressions and effects: resolved slots, no names, no strings to look up at run time.
+use crate::model::{Ty, Value};
+
+/// Binary operators. `And`/`Or` short-circuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    /// `a ?? b`: a unless it is none.
+    Coalesce,
+}
+
+/// Game-wide counters readable by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    Turn,
+    Ply,
+    Points,
+    Round,
+}
+
+/// Built-in functions evaluated natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Min,
+    Max,
+    Abs,
+    Floor,
+    Ceil,
+    Has,
+    Adjacent,
+    Distance,
+    LineOfSight,
+    Midpoint,
+    Random,
+    Coin,
+    Chance,
+    Float,
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(Value),
+    Local(u16),
+    Me,
+    Opponent,
+    Counter(Counter),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// Comparison of a row or player with a text: compares the key.
+    KeyEq(bool, Box<Expr>, Box<Expr>),
+    CellOwner(Box<Expr>),
+    CellId(Box<Expr>),
+    CellRow(Box<Expr>),
+    CellCol(Box<Expr>),
+    CellUnit(Box<Expr>),
+    CellEmpty(Box<Expr>),
+    CellVar(Box<Expr>, u16, Ty),
+    /// A per-player cell variable: cell, slot base, player.
+    CellVarOf(Box<Expr>, u16, Box<Expr>, Ty),
+    PlayerId(Box<Expr>),
+    PlayerVar(Box<Expr>, u16, Ty),
+    UnitOwner(Box<Expr>),
+    UnitAt(Box<Expr>),
+    UnitType(Box<Expr>),
+    UnitId(Box<Expr>),
+    UnitVar(Box<Expr>, u16, Ty),
+    RowKey(Box<Expr>),
+    /// Column of a row: row expression, table, column index.
+    RowCol(Box<Expr>, u16, u16),
+    Call(Builtin, Vec<Expr>),
+    Count(Box<SetExpr>),
+    Sum(Box<SetExpr>, Box<Expr>),
+    Any(Box<SetExpr>),
+    First(Box<SetExpr>),
+    /// Shortest path length through cells satisfying the predicate (bound to the slot).
+    Steps {
+        from: Box<Expr>,
+        to: Box<Expr>,
+        max: Box<Expr>,
+        slot: u16,
+        pred: Box<Expr>,
+    },
+    Script(u16, Vec<Expr>),
+}
+
+/// Where the elements of a set come from.
+#[derive(Clone, Debug)]
+pub enum SetSource {
+    Cells,
+    /// Living units.
+    Units,
+    Players,
+    Rows(u16),
+    Neighbours(Expr),
+    Within(Expr, Expr),
+    Reachable {
+        from: Expr,
+        max: Expr,
+        slot: u16,
+        pred: Expr,
+    },
+    Range(Expr, Expr),
+    /// A single element (none gives the empty set): `cells where it == x` compiles to this.
+    One(Expr),
+}
+
+/// A set of values: a source, optionally filtered; elements are bound to `slot` while the filter runs.
+#[derive(Clone, Debug)]
+pub struct SetExpr {
+    pub source: SetSource,
+    pub slot: u16,
+    pub filter: Option<Expr>,
+    pub elem: Ty,
+}
+
+/// A writable location.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Local(u16),
+    PlayerVar(Expr, u16, Ty),
+    CellVar(Expr, u16, Ty),
+    CellVarOf(Expr, u16, Expr, Ty),
+    CellOwner(Expr),
+    UnitVar(Expr, u16, Ty),
+    UnitAt(Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+/// An event template: type name and fields in order.
+#[derive(Clone, Debug)]
+pub struct EmitSpec {
+    pub kind: String,
+    pub fields: Vec<(String, Expr)>,
+}
+
+/// A compiled effect statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Let(u16, Expr),
+    Assign(Place, AssignOp, Expr),
+    Emit(EmitSpec),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    For(SetExpr, Vec<Stmt>),
+    Eval(Expr),
+    Win(Expr, String),
+    Draw(String),
+    EndTurn,
+    CreateUnit {
+        kind: Expr,
+        owner: Expr,
+        at: Expr,
+        init: Vec<(u16, Ty, Expr)>,
+        bind: Option<u16>,
+    },
+    DestroyUnit(Expr),
+}
+
+impl Expr {
+    /// Collects the local slots this expression reads; returns false if it has side effects or draws
+    /// (random numbers, scripts), which must never be evaluated speculatively.
+    pub fn reads(&self, out: &mut Vec<u16>) -> bool {
+        let mut pure = true;
+        self.visit(&mut |e| match e {
+            Expr::Local(s) => out.push(*s),
+            Expr::Script(..) | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _) => pure = false,
+            _ => {}
+        });
+        pure
+    }
+
+    fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Neg(a) | Expr::Not(a) | Expr::CellOwner(a) | Expr::CellId(a) | Expr::CellRow(a) | Expr::CellCol(a)
+            | Expr::CellUnit(a) | Expr::CellEmpty(a) | Expr::CellVar(a, ..) | Expr::PlayerId(a) | Expr::PlayerVar(a, ..)
+            | Expr::UnitOwner(a) | Expr::UnitAt(a) | Expr::UnitType(a) | Expr::UnitId(a) | Expr::UnitVar(a, ..)
+            | Expr::RowKey(a) | Expr::RowCol(a, ..) => a.visit(f),
+            Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) | Expr::CellVarOf(a, _, b, _) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Call(_, args) | Expr::Script(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Expr::Count(s) | Expr::Any(s) | Expr::First(s) => s.visit(f),
+            Expr::Sum(s, e) => {
+                s.visit(f);
+                e.visit(f);
+            }
+            Expr::Steps { from, to, max, pred, .. } => {
+                from.visit(f);
+                to.visit(f);
+                max.visit(f);
+                pred.visit(f);
+            }
+            Expr::Const(_) | Expr::Local(_) | Expr::Me | Expr::Opponent | Expr::Counter(_) => {}
+        }
+    }
+}
+
+impl SetExpr {
+    fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        match &self.source {
+            SetSource::Neighbours(e) | SetSource::One(e) => e.visit(f),
+            SetSource::Within(a, b) | SetSource::Range(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            SetSource::Reachable { from, max, pred, .. } => {
+                from.visit(f);
+                max.visit(f);
+                pred.visit(f);
+            }
+            _ => {}
+        }
+        if let Some(c) = &self.filter {
+            c.visit(f);
+        }
+    }
+}

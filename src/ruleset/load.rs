@@ -1,0 +1,273 @@
+//! Finding and reading ruleset, scenario and script files; applying `--set` overrides; detecting the kind
+//! of a document. With the CLI, the only module that touches the filesystem.
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use super::analyze::{analyze, ScriptFile, Sources};
+use super::schemas::DocKind;
+use super::yaml::{self, YamlDoc};
+use super::Game;
+use crate::diagnostic::{Diagnostic, SourceFile};
+
+/// A game loaded from files.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub game: Arc<Game>,
+    pub ruleset_path: PathBuf,
+    pub scenario_path: PathBuf,
+}
+
+/// Why loading failed: unreadable or missing files (exit 2) or invalid content (exit 1).
+#[derive(Debug)]
+pub enum LoadError {
+    Unreadable(Vec<Diagnostic>),
+    Invalid(Vec<Diagnostic>),
+}
+
+impl LoadError {
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            LoadError::Unreadable(d) | LoadError::Invalid(d) => d,
+        }
+    }
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            LoadError::Unreadable(_) => 2,
+            LoadError::Invalid(_) => 1,
+        }
+    }
+}
+
+/// Folders searched for bare ruleset names: the current directory, then the installed project.
+fn roots() -> Vec<PathBuf> {
+    let mut r = vec![PathBuf::from(".")];
+    let home = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if home.exists() {
+        r.push(home);
+    }
+    r
+}
+
+/// Resolves `--ruleset R`: a folder, a `ruleset.yaml` path, or a bare name under `rulesets/`.
+pub fn find_ruleset(arg: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(arg);
+    if p.is_file() {
+        return Some(p);
+    }
+    if p.is_dir() && p.join("ruleset.yaml").is_file() {
+        return Some(p.join("ruleset.yaml"));
+    }
+    if !arg.contains('/') && !arg.contains('\\') {
+        for root in roots() {
+            let f = root.join("rulesets").join(arg).join("ruleset.yaml");
+            if f.is_file() {
+                return Some(f);
+            }
+        }
+    }
+    None
+}
+
+/// Resolves `--scenario S` for a ruleset: a path, or a bare name under `scenarios/<ruleset id>/`.
+pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(arg);
+    if p.is_file() {
+        return Some(p);
+    }
+    let file = if arg.ends_with(".yaml") { arg.to_string() } else { format!("{arg}.yaml") };
+    let mut candidates = Vec::new();
+    if let Some(project) = ruleset_path.parent().and_then(|d| d.parent()).and_then(|d| d.parent()) {
+        candidates.push(project.join("scenarios").join(ruleset_id).join(&file));
+    }
+    if let Some(dir) = ruleset_path.parent() {
+        candidates.push(dir.join("scenarios").join(&file));
+    }
+    for root in roots() {
+        candidates.push(root.join("scenarios").join(ruleset_id).join(&file));
+    }
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+/// Reads a file as text; an unreadable file is a diagnostic (exit 2).
+pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Arc::new(SourceFile { name: path.display().to_string(), text })),
+            Err(_) => Err(Diagnostic::error("io::not_utf8", format!("{} is not UTF-8 text", path.display()))),
+        },
+        Err(e) => Err(Diagnostic::error("io::unreadable", format!("cannot read {}: {e}", path.display()))),
+    }
+}
+
+/// Parses `K=V` where V is YAML.
+pub fn parse_override(kv: &str) -> Result<(String, Json), String> {
+    let Some((k, v)) = kv.split_once('=') else { return Err(format!("`{kv}` is not KEY=VALUE")) };
+    let k = k.trim();
+    if k.is_empty() || k.split('.').any(|s| s.is_empty()) {
+        return Err(format!("`{k}` is not a dotted path such as settings.turnLimit"));
+    }
+    let src = Arc::new(SourceFile { name: "--set".into(), text: v.to_string() });
+    match yaml::parse(src) {
+        Ok(doc) => Ok((k.to_string(), doc.value)),
+        Err(_) => Ok((k.to_string(), Json::String(v.to_string()))),
+    }
+}
+
+/// Applies `--set` overrides to a document value; returns a problem for a path that cannot be set.
+fn apply_overrides(doc: &mut YamlDoc, overrides: &[(String, Json)]) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for (path, value) in overrides {
+        let parts: Vec<&str> = path.split('.').collect();
+        if !set_path(&mut doc.value, &parts, value) {
+            problems.push(Diagnostic::error("set::bad_path", format!("--set {path}: the path goes through a value that is not a mapping")));
+        }
+    }
+    problems
+}
+
+fn set_path(node: &mut Json, parts: &[&str], value: &Json) -> bool {
+    let Json::Object(m) = node else { return false };
+    match parts {
+        [] => false,
+        [last] => {
+            m.insert(last.to_string(), value.clone());
+            true
+        }
+        [first, rest @ ..] => set_path(m.entry(first.to_string()).or_insert_with(|| Json::Object(Default::default())), rest, value),
+    }
+}
+
+/// Parses a document and checks it against its schema.
+pub fn parse_checked(source: Arc<SourceFile>, kind: DocKind, overrides: &[(String, Json)]) -> Result<YamlDoc, Vec<Diagnostic>> {
+    let mut doc = yaml::parse(source)?;
+    let mut problems = apply_overrides(&mut doc, overrides);
+    if let Some(v) = super::schemas::validator(kind) {
+        problems.extend(super::schema::check(v, &doc));
+    }
+    if problems.is_empty() {
+        Ok(doc)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Loads and analyses a ruleset with a scenario (its default when `None`).
+pub fn load(ruleset: &str, scenario: Option<&str>, overrides: &[(String, Json)]) -> Result<Loaded, LoadError> {
+    let Some(rpath) = find_ruleset(ruleset) else {
+        return Err(LoadError::Unreadable(vec![Diagnostic::error("io::no_ruleset", format!("no ruleset `{ruleset}`"))
+            .hint("give a folder, a ruleset.yaml path, or a name under rulesets/")]));
+    };
+    let rsrc = read_source(&rpath).map_err(|d| LoadError::Unreadable(vec![d]))?;
+    let rdoc = parse_checked(rsrc, DocKind::Ruleset, overrides).map_err(LoadError::Invalid)?;
+    let id = rdoc.value.get("id").and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let scen_name = match scenario {
+        Some(s) => s.to_string(),
+        None => match rdoc.value.get("default_scenario").and_then(|v| v.as_str()) {
+            Some(s) => s.to_string(),
+            None => return Err(LoadError::Invalid(vec![rdoc.diag("ruleset::no_scenario", "the ruleset names no `default_scenario`", "")])),
+        },
+    };
+    let Some(spath) = find_scenario(&rpath, &id, &scen_name) else {
+        return Err(LoadError::Unreadable(vec![Diagnostic::error("io::no_scenario", format!("no scenario `{scen_name}` for ruleset `{id}`"))
+            .hint(format!("give a path, or a name under scenarios/{id}/"))]));
+    };
+    let ssrc = read_source(&spath).map_err(|d| LoadError::Unreadable(vec![d]))?;
+    let sdoc = parse_checked(ssrc, DocKind::Scenario, &[]).map_err(LoadError::Invalid)?;
+    let dir = rpath.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut scripts = Vec::new();
+    let mut unreadable = Vec::new();
+    if let Some(Json::Array(list)) = rdoc.value.get("scripts") {
+        for (i, s) in list.iter().enumerate() {
+            let Some(name) = s.as_str() else { continue };
+            if name.contains("..") || Path::new(name).is_absolute() {
+                unreadable.push(rdoc.diag("ruleset::script_path", "scripts live in the ruleset folder: give a plain file name", &format!("/scripts/{i}")));
+                continue;
+            }
+            match read_source(&dir.join(name)) {
+                Ok(src) => scripts.push(ScriptFile { listed: name.to_string(), source: src }),
+                Err(_) => unreadable.push(rdoc.diag("ruleset::missing_script", &format!("cannot read script `{name}` next to the ruleset"), &format!("/scripts/{i}"))),
+            }
+        }
+    }
+    if !unreadable.is_empty() {
+        return Err(LoadError::Invalid(unreadable));
+    }
+    let sources = Sources { ruleset: rdoc, scenario: sdoc, scripts, overrides: overrides.iter().map(|(k, _)| k.clone()).collect() };
+    match analyze(&sources) {
+        Ok(game) => Ok(Loaded { game: Arc::new(game), ruleset_path: rpath, scenario_path: spath }),
+        Err(d) => Err(LoadError::Invalid(d)),
+    }
+}
+
+/// Detects what kind of document a parsed value is.
+pub fn detect_kind(v: &Json) -> Option<DocKind> {
+    let has = |k: &str| v.get(k).is_some();
+    if v.get("format").and_then(|f| f.as_str()) == Some("arbiter-replay") {
+        return Some(DocKind::Replay);
+    }
+    if has("expect") {
+        return Some(DocKind::Conformance);
+    }
+    if has("submissions") {
+        return Some(DocKind::MatchScript);
+    }
+    if has("actions") && has("flow") {
+        return Some(DocKind::Ruleset);
+    }
+    if has("board") && has("ruleset") {
+        return Some(DocKind::Scenario);
+    }
+    None
+}
+
+/// Validates one file of any kind; `Err` when it cannot be read (exit 2).
+pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let src = read_source(path)?;
+    let doc = match yaml::parse(src.clone()) {
+        Ok(d) => d,
+        Err(d) => return Ok(d),
+    };
+    let Some(kind) = detect_kind(&doc.value) else {
+        return Ok(vec![doc.diag(
+            "validate::unknown_kind",
+            "cannot tell what this file is",
+            "",
+        )
+        .hint("rulesets have `actions` and `flow`; scenarios `ruleset` and `board`; match scripts `submissions`; conformance cases `expect`; replays `format: arbiter-replay`")]);
+    };
+    let mut problems = Vec::new();
+    if let Some(v) = super::schemas::validator(kind) {
+        problems.extend(super::schema::check(v, &doc));
+    }
+    if !problems.is_empty() {
+        return Ok(problems);
+    }
+    let name = |k: &str| doc.value.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let result = match kind {
+        DocKind::Ruleset => load(&path.display().to_string(), None, &[]).map(|_| ()),
+        DocKind::Scenario => match name("ruleset") {
+            Some(r) => match find_ruleset(&r).or_else(|| path.parent().and_then(|d| d.parent()).and_then(|d| d.parent()).map(|p| p.join("rulesets").join(&r).join("ruleset.yaml")).filter(|p| p.is_file())) {
+                Some(rp) => load(&rp.display().to_string(), Some(&path.display().to_string()), &[]).map(|_| ()),
+                None => return Ok(vec![doc.diag("scenario::unknown_ruleset", &format!("no ruleset `{r}` to check this scenario against"), "/ruleset")]),
+            },
+            None => Ok(()),
+        },
+        DocKind::MatchScript | DocKind::Conformance => match name("ruleset") {
+            Some(r) => {
+                let set: Vec<(String, Json)> = match doc.value.get("set") {
+                    Some(Json::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                    _ => Vec::new(),
+                };
+                load(&r, name("scenario").as_deref(), &set).map(|_| ())
+            }
+            None => Ok(()),
+        },
+        DocKind::Replay => Ok(()),
+    };
+    match result {
+        Ok(()) => Ok(problems),
+        Err(e) => Ok(e.diagnostics().to_vec()),
+    }
+}

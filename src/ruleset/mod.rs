@@ -1,0 +1,14 @@
+//! Rulesets and scenarios: raw YAML (with spans) -> schema check -> analysis (all diagnostics) -> `Game`.
+pub mod analyze;
+pub mod compile;
+pub mod expr;
+pub mod game;
+pub mod ir;
+pub mod load;
+pub mod raw;
+pub mod schema;
+pub mod schemas;
+pub mod yaml;
+
+pub use game::Game;
+pub use load::{load, LoadError, Loaded};

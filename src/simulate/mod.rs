@@ -1,0 +1,11 @@
+//! Playing matches between agents: one match (optionally recorded for a replay, optionally checked step by
+//! step), many matches in parallel with results that never depend on the number of threads, and statistics.
+pub mod check;
+pub mod play;
+pub mod pool;
+pub mod stats;
+pub mod summary;
+
+pub use play::{play_match, PlayOptions, Played};
+pub use pool::{simulate, SimConfig};
+pub use summary::Summary;

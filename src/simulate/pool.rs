@@ -1,0 +1,107 @@
+//! Many games in parallel: a rayon pool of `jobs` threads with deep stacks (scripts recurse), one engine per
+//! worker, game i seeded from (seed, i) alone.
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::play::{play_match, PlayOptions};
+use super::summary::{GameOutcome, Summary};
+use crate::agents::{self, Agent};
+use crate::engine::{Engine, RunError};
+use crate::rng::game_seed;
+use crate::ruleset::Game;
+
+/// Stack of every worker thread.
+pub const WORKER_STACK: usize = 16 << 20;
+
+/// What to simulate.
+pub struct SimConfig<'a> {
+    /// Agent name per player, in player order.
+    pub agents: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub jobs: usize,
+    /// Run the per-step checks.
+    pub check: bool,
+    /// Called once after each game (from worker threads).
+    pub progress: Option<&'a (dyn Fn() + Sync)>,
+}
+
+/// Plays one game of a simulation.
+fn one_game(engine: &mut Result<Engine, RunError>, cfg: &SimConfig, i: u64) -> GameOutcome {
+    let fail = |e: String| GameOutcome {
+        winner: None,
+        turns: 0,
+        plies: 0,
+        error: Some(e),
+        failures: Vec::new(),
+    };
+    let engine = match engine {
+        Ok(e) => e,
+        Err(e) => return fail(e.to_string()),
+    };
+    let seed = game_seed(cfg.seed, i);
+    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
+    for (p, name) in cfg.agents.iter().enumerate() {
+        match agents::by_name(name, seed, p as u8) {
+            Some(a) => seats.push(a),
+            None => return fail(format!("unknown agent `{name}`")),
+        }
+    }
+    let opts = PlayOptions {
+        record: false,
+        check: cfg.check,
+    };
+    match play_match(engine, &mut seats, seed, opts) {
+        Ok(played) => GameOutcome {
+            winner: played.m.state.result.as_ref().map(|r| r.winner),
+            turns: played.m.state.turn,
+            plies: played.m.state.ply,
+            error: None,
+            failures: played.failures,
+        },
+        Err(e) => fail(format!("seed {seed}: {e}")),
+    }
+}
+
+/// Plays `cfg.games` games of `game` and adds them up.
+pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
+    if cfg.agents.len() != game.players.len() {
+        return Err(format!(
+            "{} agents given for {} players",
+            cfg.agents.len(),
+            game.players.len()
+        ));
+    }
+    if let Some(bad) = cfg
+        .agents
+        .iter()
+        .find(|a| !agents::NAMES.contains(&a.as_str()))
+    {
+        return Err(format!(
+            "unknown agent `{bad}` (known: {})",
+            agents::NAMES.join(", ")
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .stack_size(WORKER_STACK)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let outcomes: Vec<GameOutcome> = pool.install(|| {
+        (0..cfg.games)
+            .into_par_iter()
+            .map_init(
+                || Engine::new(game.clone()),
+                |engine, i| {
+                    let o = one_game(engine, cfg, i);
+                    if let Some(tick) = cfg.progress {
+                        tick();
+                    }
+                    o
+                },
+            )
+            .collect()
+    });
+    Ok(Summary::from_outcomes(&game.players, &outcomes))
+}
