@@ -13,7 +13,7 @@ fn main() {
     divan::main();
 }
 
-/// Ruleset folders of the project, by path.
+/// Names of the folders under `rulesets/` that hold a `ruleset.yaml`.
 fn rulesets() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rulesets");
     let mut dirs: Vec<String> = std::fs::read_dir(&root)
@@ -21,7 +21,7 @@ fn rulesets() -> Vec<String> {
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.join("ruleset.yaml").is_file())
-                .map(|p| p.display().to_string())
+                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .collect()
         })
         .unwrap_or_default();
@@ -29,8 +29,11 @@ fn rulesets() -> Vec<String> {
     dirs
 }
 
-fn load_or_panic(dir: &str) -> Loaded {
-    match load(dir, None, &[]) {
+fn load_or_panic(name: &str) -> Loaded {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("rulesets")
+        .join(name);
+    match load(&dir.display().to_string(), None, &[]) {
         Ok(l) => l,
         Err(e) => {
             let messages: Vec<String> = e
@@ -38,15 +41,15 @@ fn load_or_panic(dir: &str) -> Loaded {
                 .iter()
                 .map(|d| format!("[{}] {}", d.code, d.message))
                 .collect();
-            panic!("{dir} does not load: {}", messages.join("; "))
+            panic!("{name} does not load: {}", messages.join("; "))
         }
     }
 }
 
 /// One whole random-vs-random game per iteration, a new seed each time.
 #[divan::bench(args = rulesets(), sample_count = 20)]
-fn random_game(bencher: divan::Bencher, dir: &str) {
-    let loaded = load_or_panic(dir);
+fn random_game(bencher: divan::Bencher, name: &str) {
+    let loaded = load_or_panic(name);
     let mut engine = Engine::new(loaded.game.clone()).expect("engine");
     let seed = Cell::new(0u64);
     let players = loaded.game.players.len() as u8;
@@ -63,6 +66,6 @@ fn random_game(bencher: divan::Bencher, dir: &str) {
 
 /// Loading, schema-checking and analysing a ruleset with its default scenario.
 #[divan::bench(args = rulesets(), sample_count = 20)]
-fn load_and_validate(dir: &str) -> usize {
-    load_or_panic(dir).game.players.len()
+fn load_and_validate(name: &str) -> usize {
+    load_or_panic(name).game.players.len()
 }

@@ -268,7 +268,10 @@ mod tests {
     use super::*;
 
     fn file() -> Arc<SourceFile> {
-        SourceFile::new("rules/game.yaml", "name: demo\nplayers:\n  - é: 1\n  - b: x\n")
+        SourceFile::new(
+            "rules/game.yaml",
+            "name: demo\nplayers:\n  - é: 1\n  - b: x\n",
+        )
     }
 
     #[test]
@@ -300,7 +303,10 @@ mod tests {
             .label("here")
             .hint("write a number");
         let text = render_text(&[d.clone(), d], false);
-        assert!(text.contains("error[schema::type]: expected an integer"), "{text}");
+        assert!(
+            text.contains("error[schema::type]: expected an integer"),
+            "{text}"
+        );
         assert!(text.contains("rules/game.yaml:4:8"), "{text}");
         assert!(text.contains("here"), "{text}");
         assert!(text.contains("help: write a number"), "{text}");

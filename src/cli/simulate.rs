@@ -8,19 +8,14 @@ use super::args::{Format, SimulateArgs};
 use super::game::{load_game, seat_names};
 use super::output::{fail, json_text, stderr_is_terminal, write_output};
 use super::{INVALID, OK, USAGE};
+use crate::simulate::stats::{wilson, Z_95};
 use crate::simulate::{simulate as run_games, SimConfig, Summary};
 
-/// z for a 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
 /// Error messages shown in text output before the rest are counted only.
 const SHOWN_ERRORS: usize = 10;
 
 fn interval(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        (0.0, 0.0)
-    } else {
-        wilson(k, n, Z95)
-    }
+    wilson(k, n, Z_95)
 }
 
 fn text_report(s: &Summary, agents: &[String], seconds: f64) -> String {
@@ -169,14 +164,4 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
     } else {
         INVALID
     }
-}
-
-// TEMP until simulate::stats lands.
-fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / d;
-    ((c - h).max(0.0), (c + h).min(1.0))
 }

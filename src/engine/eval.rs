@@ -150,7 +150,10 @@ impl Machine<'_> {
                 Counter::Round => self.st.phase_round,
             }),
             Expr::Neg(x) => match self.eval(x)? {
-                Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| RunError::new("arithmetic overflow"))?),
+                Value::Int(i) => Value::Int(
+                    i.checked_neg()
+                        .ok_or_else(|| RunError::new("arithmetic overflow"))?,
+                ),
                 Value::Float(f) => Value::Float(-f),
                 _ => Value::None,
             },
@@ -184,8 +187,12 @@ impl Machine<'_> {
                 Some(c) => Value::Text(g.cell_syms[c as usize]),
                 None => Value::None,
             },
-            Expr::CellRow(c) => self.cell(c)?.map_or(Value::None, |c| Value::Int(g.board.row(c) as i64)),
-            Expr::CellCol(c) => self.cell(c)?.map_or(Value::None, |c| Value::Int(g.board.col(c) as i64)),
+            Expr::CellRow(c) => self
+                .cell(c)?
+                .map_or(Value::None, |c| Value::Int(g.board.row(c) as i64)),
+            Expr::CellCol(c) => self
+                .cell(c)?
+                .map_or(Value::None, |c| Value::Int(g.board.col(c) as i64)),
             Expr::CellUnit(c) => match self.cell(c)? {
                 Some(c) => match self.st.occupant[c as usize] {
                     NO_UNIT => Value::None,
@@ -198,16 +205,20 @@ impl Machine<'_> {
                 None => Value::None,
             },
             Expr::CellVar(c, slot, ty) => match self.cell(c)? {
-                Some(c) => Value::decode(self.st.cell_vars[c as usize * g.cell_slots + *slot as usize], *ty),
+                Some(c) => Value::decode(
+                    self.st.cell_vars[c as usize * g.cell_slots + *slot as usize],
+                    *ty,
+                ),
                 None => Value::None,
             },
             Expr::CellVarOf(c, slot, p, ty) => {
                 let c = self.cell(c)?;
                 let p = self.eval(p)?;
                 match (c, p) {
-                    (Some(c), Value::Player(p)) => {
-                        Value::decode(self.st.cell_vars[c as usize * g.cell_slots + *slot as usize + p as usize], *ty)
-                    }
+                    (Some(c), Value::Player(p)) => Value::decode(
+                        self.st.cell_vars[c as usize * g.cell_slots + *slot as usize + p as usize],
+                        *ty,
+                    ),
                     _ => Value::None,
                 }
             }
@@ -216,11 +227,18 @@ impl Machine<'_> {
                 _ => Value::None,
             },
             Expr::PlayerVar(p, slot, ty) => match self.eval(p)? {
-                Value::Player(p) => Value::decode(self.st.player_vars[p as usize * g.player_slots + *slot as usize], *ty),
+                Value::Player(p) => Value::decode(
+                    self.st.player_vars[p as usize * g.player_slots + *slot as usize],
+                    *ty,
+                ),
                 _ => Value::None,
             },
-            Expr::UnitOwner(u) => self.unit(u)?.map_or(Value::None, |u| Value::Player(self.st.units[u as usize].owner)),
-            Expr::UnitAt(u) => self.unit(u)?.map_or(Value::None, |u| Value::Cell(self.st.units[u as usize].at)),
+            Expr::UnitOwner(u) => self.unit(u)?.map_or(Value::None, |u| {
+                Value::Player(self.st.units[u as usize].owner)
+            }),
+            Expr::UnitAt(u) => self
+                .unit(u)?
+                .map_or(Value::None, |u| Value::Cell(self.st.units[u as usize].at)),
             Expr::UnitType(u) => match (self.unit(u)?, g.unit_table) {
                 (Some(u), Some(t)) => Value::Row(t, self.st.units[u as usize].kind),
                 _ => Value::None,
@@ -236,7 +254,10 @@ impl Machine<'_> {
                 _ => Value::None,
             },
             Expr::UnitVar(u, slot, ty) => match self.unit(u)? {
-                Some(u) => Value::decode(self.st.unit_vars[u as usize * g.unit_slots + *slot as usize], *ty),
+                Some(u) => Value::decode(
+                    self.st.unit_vars[u as usize * g.unit_slots + *slot as usize],
+                    *ty,
+                ),
                 None => Value::None,
             },
             Expr::RowKey(r) => match self.eval(r)? {
@@ -285,9 +306,21 @@ impl Machine<'_> {
                 })?;
                 total
             }
-            Expr::Steps { from, to, max, slot, pred } => {
-                let (Some(a), Some(b)) = (self.cell(from)?, self.cell(to)?) else { return Ok(Value::None) };
-                let max = self.eval(max)?.as_int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+            Expr::Steps {
+                from,
+                to,
+                max,
+                slot,
+                pred,
+            } => {
+                let (Some(a), Some(b)) = (self.cell(from)?, self.cell(to)?) else {
+                    return Ok(Value::None);
+                };
+                let max = self
+                    .eval(max)?
+                    .as_int()
+                    .unwrap_or(0)
+                    .clamp(0, u32::MAX as i64) as u32;
                 let mut scratch = std::mem::take(&mut self.rt.search);
                 let mut failure = None;
                 let r = g.board.steps(
@@ -327,10 +360,15 @@ impl Machine<'_> {
         let g = self.game;
         match f {
             Builtin::Adjacent | Builtin::Distance | Builtin::LineOfSight | Builtin::Midpoint => {
-                let (Some(a), Some(b)) = (self.cell(&args[0])?, self.cell(&args[1])?) else { return Ok(Value::None) };
+                let (Some(a), Some(b)) = (self.cell(&args[0])?, self.cell(&args[1])?) else {
+                    return Ok(Value::None);
+                };
                 Ok(match f {
                     Builtin::Adjacent => Value::Bool(g.board.adjacent(a, b)),
-                    Builtin::Distance => g.board.distance(a, b).map_or(Value::None, |d| Value::Int(d as i64)),
+                    Builtin::Distance => g
+                        .board
+                        .distance(a, b)
+                        .map_or(Value::None, |d| Value::Int(d as i64)),
                     Builtin::Midpoint => match g.board.shared_neighbours(a, b) {
                         (1, Some(m)) => Value::Cell(m),
                         _ => Value::None,
@@ -344,6 +382,14 @@ impl Machine<'_> {
                 Ok(Value::Int(self.st_rng().int_in(lo, hi)))
             }
             Builtin::Coin => Ok(Value::Bool(self.st_rng().coin())),
+            Builtin::PlayerNamed => Ok(match self.eval(&args[0])? {
+                Value::Text(s) => g
+                    .player_syms
+                    .iter()
+                    .position(|p| *p == s)
+                    .map_or(Value::None, |p| Value::Player(p as u8)),
+                _ => Value::None,
+            }),
             Builtin::Chance => {
                 let p = self.eval(&args[0])?.as_f64().unwrap_or(0.0);
                 Ok(Value::Bool(self.st_rng().chance(p)))
@@ -366,8 +412,12 @@ impl Machine<'_> {
             Some(2) => {}
             _ => return Ok(false),
         }
-        let (1, Some(mid)) = g.board.shared_neighbours(a, b) else { return Ok(false) };
-        let Some(sight) = &g.sight else { return Ok(true) };
+        let (1, Some(mid)) = g.board.shared_neighbours(a, b) else {
+            return Ok(false);
+        };
+        let Some(sight) = &g.sight else {
+            return Ok(true);
+        };
         if let Some(opaque) = &sight.opaque {
             if self.pred_on(opaque, b)? || self.pred_on(opaque, mid)? {
                 return Ok(false);
@@ -415,7 +465,28 @@ impl Machine<'_> {
         }
         match &s.source {
             SetSource::Cells => {
-                for c in 0..g.board.len() as u32 {
+                let owner = match &s.scan.owner {
+                    Some((eq, e)) => Some((*eq, self.owner_code(e)?)),
+                    None => None,
+                };
+                let empty = s.scan.empty;
+                let fixed = match &s.scan.fixed {
+                    Some(e) => Some(self.fixed_cells(s, e)?),
+                    None => None,
+                };
+                let n = fixed.as_ref().map_or(g.board.len(), |f| f.len());
+                for i in 0..n {
+                    let c = fixed.as_ref().map_or(i as u32, |f| f[i]);
+                    if let Some((eq, code)) = owner {
+                        if (self.st.owner[c as usize] == code) != eq {
+                            continue;
+                        }
+                    }
+                    if let Some(e) = empty {
+                        if (self.st.occupant[c as usize] == NO_UNIT) != e {
+                            continue;
+                        }
+                    }
                     visit!(Value::Cell(c));
                 }
             }
@@ -460,8 +531,14 @@ impl Machine<'_> {
                 }
             }
             SetSource::Within(c, r) => {
-                let Some(c) = self.cell(c)? else { return Ok(()) };
-                let r = self.eval(r)?.as_int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+                let Some(c) = self.cell(c)? else {
+                    return Ok(());
+                };
+                let r = self
+                    .eval(r)?
+                    .as_int()
+                    .unwrap_or(0)
+                    .clamp(0, u32::MAX as i64) as u32;
                 let mut buf = self.rt.take_cells();
                 g.board.within(c, r, &mut buf);
                 let mut result = Ok(());
@@ -493,9 +570,20 @@ impl Machine<'_> {
                 self.rt.give_cells(buf);
                 return result;
             }
-            SetSource::Reachable { from, max, slot, pred } => {
-                let Some(c) = self.cell(from)? else { return Ok(()) };
-                let max = self.eval(max)?.as_int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+            SetSource::Reachable {
+                from,
+                max,
+                slot,
+                pred,
+            } => {
+                let Some(c) = self.cell(from)? else {
+                    return Ok(());
+                };
+                let max = self
+                    .eval(max)?
+                    .as_int()
+                    .unwrap_or(0)
+                    .clamp(0, u32::MAX as i64) as u32;
                 let mut buf = self.rt.take_pairs();
                 let mut scratch = std::mem::take(&mut self.rt.search);
                 let mut failure = None;
@@ -554,12 +642,67 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The owner byte a player expression stands for (none is nobody).
+    fn owner_code(&mut self, e: &Expr) -> R<u8> {
+        Ok(match self.eval(e)? {
+            Value::Player(p) => p,
+            _ => NO_OWNER,
+        })
+    }
+
+    /// The cells passing a set's fixed pre-filter, computed once per thread and kept.
+    fn fixed_cells(&mut self, s: &SetExpr, e: &Expr) -> R<std::rc::Rc<[u32]>> {
+        let key = s as *const SetExpr as usize;
+        if let Some(v) = self.rt.fixed.get(&key) {
+            return Ok(v.clone());
+        }
+        let saved = self.local(s.slot);
+        let mut out = Vec::new();
+        for c in 0..self.game.board.len() as u32 {
+            self.set_local(s.slot, Value::Cell(c));
+            if self.cond(e)? {
+                out.push(c);
+            }
+        }
+        self.set_local(s.slot, saved);
+        let rc: std::rc::Rc<[u32]> = out.into();
+        self.rt.fixed.insert(key, rc.clone());
+        Ok(rc)
+    }
+
+    /// Whether a cell passes a set's planned native tests.
+    fn passes_scan(&mut self, s: &SetExpr, c: u32) -> R<bool> {
+        if let Some((eq, e)) = &s.scan.owner {
+            let code = self.owner_code(e)?;
+            if (self.st.owner[c as usize] == code) != *eq {
+                return Ok(false);
+            }
+        }
+        if let Some(e) = s.scan.empty {
+            if (self.st.occupant[c as usize] == NO_UNIT) != e {
+                return Ok(false);
+            }
+        }
+        if let Some(e) = &s.scan.fixed {
+            let saved = self.local(s.slot);
+            self.set_local(s.slot, Value::Cell(c));
+            let ok = self.cond(e)?;
+            self.set_local(s.slot, saved);
+            return Ok(ok);
+        }
+        Ok(true)
+    }
+
     /// Whether `v` belongs to the set (checked natively where the source allows).
     pub fn contains(&mut self, s: &SetExpr, v: Value) -> R<bool> {
         let g = self.game;
         let in_source = match (&s.source, v) {
-            (SetSource::Cells, Value::Cell(c)) => (c as usize) < g.board.len(),
-            (SetSource::Units, Value::Unit(u)) => self.st.units.get(u as usize).is_some_and(|u| u.alive),
+            (SetSource::Cells, Value::Cell(c)) => {
+                (c as usize) < g.board.len() && self.passes_scan(s, c)?
+            }
+            (SetSource::Units, Value::Unit(u)) => {
+                self.st.units.get(u as usize).is_some_and(|u| u.alive)
+            }
             (SetSource::Players, Value::Player(p)) => (p as usize) < g.players.len(),
             (SetSource::Rows(t), Value::Row(t2, _)) => *t == t2,
             (SetSource::Neighbours(c), Value::Cell(x)) => match self.cell(c)? {
@@ -569,7 +712,10 @@ impl Machine<'_> {
             (SetSource::Within(c, r), Value::Cell(x)) => {
                 let r = self.eval(r)?.as_int().unwrap_or(0);
                 match self.cell(c)? {
-                    Some(c) => g.board.distance(c, x).is_some_and(|d| d >= 1 && d as i64 <= r),
+                    Some(c) => g
+                        .board
+                        .distance(c, x)
+                        .is_some_and(|d| d >= 1 && d as i64 <= r),
                     None => false,
                 }
             }
@@ -579,8 +725,18 @@ impl Machine<'_> {
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
                 lo <= i && i <= hi
             }
-            (SetSource::Reachable { from, max, slot, pred }, Value::Cell(x)) => {
-                let Some(c) = self.cell(from)? else { return Ok(false) };
+            (
+                SetSource::Reachable {
+                    from,
+                    max,
+                    slot,
+                    pred,
+                },
+                Value::Cell(x),
+            ) => {
+                let Some(c) = self.cell(from)? else {
+                    return Ok(false);
+                };
                 if c == x {
                     return Ok(false);
                 }
@@ -588,7 +744,11 @@ impl Machine<'_> {
                 if !self.cond(pred)? {
                     return Ok(false);
                 }
-                let max = self.eval(max)?.as_int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+                let max = self
+                    .eval(max)?
+                    .as_int()
+                    .unwrap_or(0)
+                    .clamp(0, u32::MAX as i64) as u32;
                 let mut scratch = std::mem::take(&mut self.rt.search);
                 let mut failure = None;
                 let r = g.board.steps(
@@ -642,7 +802,10 @@ pub fn value_json(g: &crate::ruleset::Game, st: &crate::model::MatchState, v: Va
         Value::Bool(b) => Json::Bool(b),
         Value::Text(s) => Json::String(g.symbols.name(s).to_string()),
         Value::Cell(c) => Json::String(g.board.id(c).to_string()),
-        Value::Unit(u) => st.units.get(u as usize).map_or(Json::Null, |u| Json::String(u.id.to_string())),
+        Value::Unit(u) => st
+            .units
+            .get(u as usize)
+            .map_or(Json::Null, |u| Json::String(u.id.to_string())),
         Value::Player(p) => Json::String(g.players[p as usize].clone()),
         Value::Row(t, r) => Json::String(g.tables[t as usize].keys[r as usize].clone()),
     }

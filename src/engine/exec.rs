@@ -86,16 +86,27 @@ impl Machine<'_> {
             }
             Stmt::Draw(reason) => self.finish(None, reason, Vec::new()),
             Stmt::EndTurn => sig.end_turn = true,
-            Stmt::CreateUnit { kind, owner, at, init, bind } => {
+            Stmt::CreateUnit {
+                kind,
+                owner,
+                at,
+                init,
+                bind,
+            } => {
                 let kind = self.eval(kind)?;
                 let owner = self.eval(owner)?;
                 let at = self.eval(at)?;
                 let kind = match kind {
                     Value::Row(_, r) => r,
                     Value::Text(s) => {
-                        let table = self.game.unit_table().ok_or_else(|| RunError::new("no unit table"))?;
+                        let table = self
+                            .game
+                            .unit_table()
+                            .ok_or_else(|| RunError::new("no unit table"))?;
                         let name = self.game.symbols.name(s).clone();
-                        table.row(&name).ok_or_else(|| RunError::new(format!("unknown unit type {name}")))?
+                        table
+                            .row(&name)
+                            .ok_or_else(|| RunError::new(format!("unknown unit type {name}")))?
                     }
                     _ => return Err(RunError::new("create_unit: type is none")),
                 };
@@ -131,15 +142,29 @@ impl Machine<'_> {
     /// Places a new unit; ids follow the ruleset's pattern unless given.
     pub fn spawn_unit(&mut self, kind: u16, owner: u8, at: u32, id: Option<Arc<str>>) -> R<u32> {
         if self.st.occupant[at as usize] != NO_UNIT {
-            return Err(RunError::new(format!("cell {} is already occupied", self.game.board.id(at))));
+            return Err(RunError::new(format!(
+                "cell {} is already occupied",
+                self.game.board.id(at)
+            )));
         }
         self.st.units_created[owner as usize] += 1;
         let id = id.unwrap_or_else(|| {
             let n = self.st.units_created[owner as usize];
-            Arc::from(self.game.unit_ids.replace("{owner}", &self.game.players[owner as usize]).replace("{n}", &n.to_string()))
+            Arc::from(
+                self.game
+                    .unit_ids
+                    .replace("{owner}", &self.game.players[owner as usize])
+                    .replace("{n}", &n.to_string()),
+            )
         });
         let u = self.st.units.len() as u32;
-        self.st.units.push(UnitState { id, kind, owner, at, alive: true });
+        self.st.units.push(UnitState {
+            id,
+            kind,
+            owner,
+            at,
+            alive: true,
+        });
         let g = self.game;
         for d in &g.unit_vars {
             self.st.unit_vars.push(d.initial.encode());
@@ -153,8 +178,16 @@ impl Machine<'_> {
         let combine = |old: Value, v: Value| -> R<Value> {
             Ok(match op {
                 AssignOp::Set => v,
-                AssignOp::Add => super::eval::arith(BinOp::Add, if old.is_none() { Value::Int(0) } else { old }, v)?,
-                AssignOp::Sub => super::eval::arith(BinOp::Sub, if old.is_none() { Value::Int(0) } else { old }, v)?,
+                AssignOp::Add => super::eval::arith(
+                    BinOp::Add,
+                    if old.is_none() { Value::Int(0) } else { old },
+                    v,
+                )?,
+                AssignOp::Sub => super::eval::arith(
+                    BinOp::Sub,
+                    if old.is_none() { Value::Int(0) } else { old },
+                    v,
+                )?,
             })
         };
         let coerce = |v: Value, ty: Ty| -> Value {
@@ -162,7 +195,9 @@ impl Machine<'_> {
                 (Value::Int(i), Ty::Float) => Value::Float(i as f64),
                 (Value::Text(s), Ty::Row(t)) => {
                     let name = g.symbols.name(s);
-                    g.tables[t as usize].row(name).map_or(Value::None, |r| Value::Row(t, r))
+                    g.tables[t as usize]
+                        .row(name)
+                        .map_or(Value::None, |r| Value::Row(t, r))
                 }
                 _ => v,
             }
@@ -218,7 +253,10 @@ impl Machine<'_> {
                         return Ok(());
                     }
                     if self.st.occupant[to as usize] != NO_UNIT {
-                        return Err(RunError::new(format!("cell {} is already occupied", g.board.id(to))));
+                        return Err(RunError::new(format!(
+                            "cell {} is already occupied",
+                            g.board.id(to)
+                        )));
                     }
                     if self.st.occupant[from as usize] == u {
                         self.st.occupant[from as usize] = NO_UNIT;
@@ -236,11 +274,19 @@ impl Machine<'_> {
         if self.st.result.is_some() {
             return;
         }
-        self.st.result = Some(GameResult { winner, reason: Arc::from(reason) });
+        self.st.result = Some(GameResult {
+            winner,
+            reason: Arc::from(reason),
+        });
         if self.logging() {
             let mut m = Map::new();
             m.insert("type".into(), Json::String("game_end".into()));
-            m.insert("winner".into(), winner.map_or(Json::Null, |p| Json::String(self.game.players[p as usize].clone())));
+            m.insert(
+                "winner".into(),
+                winner.map_or(Json::Null, |p| {
+                    Json::String(self.game.players[p as usize].clone())
+                }),
+            );
             m.insert("reason".into(), Json::String(reason.to_string()));
             for (k, v) in extra {
                 m.insert(k, v);

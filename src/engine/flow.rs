@@ -83,13 +83,22 @@ impl Machine<'_> {
     }
 
     /// Applies one decoded action by `player`, logging `invalid_action` with `echo` when it is not legal.
-    pub fn apply(&mut self, player: PlayerIdx, action: &Action, echo: &dyn Fn(&Machine) -> Json) -> R<Applied> {
+    pub fn apply(
+        &mut self,
+        player: PlayerIdx,
+        action: &Action,
+        echo: &dyn Fn(&Machine) -> Json,
+    ) -> R<Applied> {
         let g = self.game;
         let phase = &g.phases[self.st.phase as usize];
         self.me = player;
         let spec = &g.actions[action.kind as usize];
         let allowed = phase.actions.contains(&action.kind);
-        let verdict = if allowed { self.check(spec, &action.args)? } else { Err("not_allowed_now".to_string()) };
+        let verdict = if allowed {
+            self.check(spec, &action.args)?
+        } else {
+            Err("not_allowed_now".to_string())
+        };
         if let Err(reason) = verdict {
             self.invalid(player, echo(self), &reason);
             if phase.submission == Submission::Batch {
@@ -226,7 +235,9 @@ impl Machine<'_> {
 
     /// Players due to act now, in player order.
     pub fn due_players(&self) -> Vec<PlayerIdx> {
-        (0..self.game.players.len() as u8).filter(|p| self.st.is_due(*p)).collect()
+        (0..self.game.players.len() as u8)
+            .filter(|p| self.st.is_due(*p))
+            .collect()
     }
 
     /// Runs the per-entity initial expressions and the first turn.

@@ -20,19 +20,30 @@ impl Machine<'_> {
     /// Checks an action whose arguments were already decoded; `Ok(Err(reason))` when it is not legal.
     pub fn check(&mut self, spec: &ActionSpec, args: &ArgList) -> R<Result<(), String>> {
         for (i, p) in spec.params.iter().enumerate() {
-            let v = if i < args.len() { args.get(i) } else { Value::None };
+            let v = if i < args.len() {
+                args.get(i)
+            } else {
+                Value::None
+            };
             if v.is_none() {
                 return Ok(Err(p.invalid.clone()));
             }
             self.set_local(p.slot, v);
+            if p.source_last {
+                if let Some(reason) = self.param_checks(p, v)? {
+                    return Ok(Err(reason));
+                }
+            }
             if let Some((set, reason)) = &p.source {
                 if !self.contains(set, v)? {
                     return Ok(Err(reason.clone()));
                 }
                 self.set_local(p.slot, v);
             }
-            if let Some(reason) = self.param_checks(p, v)? {
-                return Ok(Err(reason));
+            if !p.source_last {
+                if let Some(reason) = self.param_checks(p, v)? {
+                    return Ok(Err(reason));
+                }
             }
         }
         for c in &spec.checks {
@@ -47,13 +58,19 @@ impl Machine<'_> {
     fn param_checks(&mut self, p: &ParamSpec, v: Value) -> R<Option<String>> {
         if let Some((e, reason)) = &p.min {
             let lo = self.eval(e)?;
-            if !matches!(super::eval::arith(crate::ruleset::ir::BinOp::Ge, v, lo)?, Value::Bool(true)) {
+            if !matches!(
+                super::eval::arith(crate::ruleset::ir::BinOp::Ge, v, lo)?,
+                Value::Bool(true)
+            ) {
                 return Ok(Some(reason.clone()));
             }
         }
         if let Some((e, reason)) = &p.max {
             let hi = self.eval(e)?;
-            if !matches!(super::eval::arith(crate::ruleset::ir::BinOp::Le, v, hi)?, Value::Bool(true)) {
+            if !matches!(
+                super::eval::arith(crate::ruleset::ir::BinOp::Le, v, hi)?,
+                Value::Bool(true)
+            ) {
                 return Ok(Some(reason.clone()));
             }
         }
@@ -112,7 +129,14 @@ impl Machine<'_> {
         matches!(mode, Mode::Pick(_, Some(_)))
     }
 
-    fn walk(&mut self, spec: &ActionSpec, kind: u16, i: usize, args: &mut ArgList, mode: &mut Mode) -> R<()> {
+    fn walk(
+        &mut self,
+        spec: &ActionSpec,
+        kind: u16,
+        i: usize,
+        args: &mut ArgList,
+        mode: &mut Mode,
+    ) -> R<()> {
         if Self::done(mode) {
             return Ok(());
         }
@@ -123,11 +147,17 @@ impl Machine<'_> {
                 }
             }
             match mode {
-                Mode::Collect(out) => out.push(Action { kind, args: args.clone() }),
+                Mode::Collect(out) => out.push(Action {
+                    kind,
+                    args: args.clone(),
+                }),
                 Mode::Count(n) => *n += 1,
                 Mode::Pick(k, found) => {
                     if *k == 0 {
-                        *found = Some(Action { kind, args: args.clone() });
+                        *found = Some(Action {
+                            kind,
+                            args: args.clone(),
+                        });
                     } else {
                         *k -= 1;
                     }
@@ -137,7 +167,12 @@ impl Machine<'_> {
         }
         let p = &spec.params[i];
         // A last integer parameter with plain bounds can be counted and picked without visiting each value.
-        if p.ty == Ty::Int && p.source.is_none() && p.checks.is_empty() && i + 1 == spec.params.len() && spec.checks.is_empty() {
+        if p.ty == Ty::Int
+            && p.source.is_none()
+            && p.checks.is_empty()
+            && i + 1 == spec.params.len()
+            && spec.checks.is_empty()
+        {
             if let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) {
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
@@ -174,7 +209,10 @@ impl Machine<'_> {
                     Prune::Range(lo, hi) => {
                         let lo = m.eval(lo)?;
                         let hi = m.eval(hi)?;
-                        matches!(super::eval::arith(crate::ruleset::ir::BinOp::Le, lo, hi)?, Value::Bool(true))
+                        matches!(
+                            super::eval::arith(crate::ruleset::ir::BinOp::Le, lo, hi)?,
+                            Value::Bool(true)
+                        )
                     }
                     Prune::Cond(c) => m.cond(c)?,
                 };
@@ -189,7 +227,8 @@ impl Machine<'_> {
         };
         if let Some((set, _)) = &p.source {
             // Plain neighbour sets are walked in place: no buffer, no filter pass.
-            if let (crate::ruleset::ir::SetSource::Neighbours(c), None) = (&set.source, &set.filter) {
+            if let (crate::ruleset::ir::SetSource::Neighbours(c), None) = (&set.source, &set.filter)
+            {
                 if let Value::Cell(c) = self.eval(c)? {
                     let g = self.game;
                     for &n in g.board.neighbours(c) {
@@ -255,7 +294,9 @@ impl Machine<'_> {
                 }
             }
             Ty::Int => {
-                let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) else { return Ok(()) };
+                let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) else {
+                    return Ok(());
+                };
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
                 let mut x = lo;

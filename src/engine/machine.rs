@@ -34,6 +34,8 @@ pub struct Runtime {
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
+    /// Cells passing each set's fixed pre-filter, keyed by the set's address in the (immutable) game.
+    pub fixed: std::collections::HashMap<usize, std::rc::Rc<[u32]>>,
 }
 
 impl Runtime {
@@ -45,6 +47,7 @@ impl Runtime {
             pair_bufs: Vec::new(),
             log: None,
             scripts: Some(ScriptHost::new(game)?),
+            fixed: Default::default(),
         })
     }
     pub fn take_cells(&mut self) -> Vec<CellId> {

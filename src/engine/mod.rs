@@ -42,7 +42,11 @@ impl std::fmt::Display for SubmitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SubmitError::GameOver => write!(f, "the game has already ended"),
-            SubmitError::NotDue { player, due } => write!(f, "player {player} is not due to act (due: {})", due.join(", ")),
+            SubmitError::NotDue { player, due } => write!(
+                f,
+                "player {player} is not due to act (due: {})",
+                due.join(", ")
+            ),
             SubmitError::UnknownPlayer(p) => write!(f, "unknown player {p}"),
             SubmitError::Run(e) => write!(f, "{e}"),
         }
@@ -80,21 +84,38 @@ impl Engine {
         }
     }
 
-    fn machine<'a>(game: &'a Game, rt: &'a mut Runtime, m: &'a mut Match, me: PlayerIdx) -> Machine<'a> {
-        Machine { game, st: &mut m.state, rng: &mut m.rng, rt, me }
+    fn machine<'a>(
+        game: &'a Game,
+        rt: &'a mut Runtime,
+        m: &'a mut Match,
+        me: PlayerIdx,
+    ) -> Machine<'a> {
+        Machine {
+            game,
+            st: &mut m.state,
+            rng: &mut m.rng,
+            rt,
+            me,
+        }
     }
 
     /// A new match: the scenario's position, then the first turn started (its hooks run and are logged).
     pub fn start(&mut self, seed: u64) -> Result<Match, RunError> {
         let game = self.game.clone();
-        let mut m = Match { state: game.initial.clone(), rng: Rng::new(game.rng, seed), seed };
+        let mut m = Match {
+            state: game.initial.clone(),
+            rng: Rng::new(game.rng, seed),
+            seed,
+        };
         Self::machine(&game, &mut self.rt, &mut m, 0).start()?;
         Ok(m)
     }
 
     /// Players due to act now.
     pub fn due(&self, m: &Match) -> Vec<PlayerIdx> {
-        (0..self.game.players.len() as u8).filter(|p| m.state.is_due(*p)).collect()
+        (0..self.game.players.len() as u8)
+            .filter(|p| m.state.is_due(*p))
+            .collect()
     }
 
     /// Action kinds allowed in the current phase.
@@ -103,7 +124,12 @@ impl Engine {
     }
 
     /// Every legal action for `player` now (empty when the player is not due).
-    pub fn legal(&mut self, m: &mut Match, player: PlayerIdx, out: &mut Vec<Action>) -> Result<(), RunError> {
+    pub fn legal(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
         out.clear();
         if m.state.is_over() || !m.state.is_due(player) {
             return Ok(());
@@ -122,14 +148,24 @@ impl Engine {
         Self::machine(&game, &mut self.rt, m, player).count_legal(kinds)
     }
 
-    pub fn nth_legal(&mut self, m: &mut Match, player: PlayerIdx, k: u64) -> Result<Option<Action>, RunError> {
+    pub fn nth_legal(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        k: u64,
+    ) -> Result<Option<Action>, RunError> {
         let game = self.game.clone();
         let kinds = &game.phase(&m.state).actions;
         Self::machine(&game, &mut self.rt, m, player).nth_legal(kinds, k)
     }
 
     /// Applies one action (agents use this; it is always checked first).
-    pub fn apply(&mut self, m: &mut Match, player: PlayerIdx, a: &Action) -> Result<Applied, RunError> {
+    pub fn apply(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        a: &Action,
+    ) -> Result<Applied, RunError> {
         let game = self.game.clone();
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
         Self::machine(&game, &mut self.rt, m, player).apply(player, a, &echo)
@@ -142,16 +178,30 @@ impl Engine {
     }
 
     /// A whole submission in wire form, as match scripts and replays hand it in.
-    pub fn submit(&mut self, m: &mut Match, player_id: &str, actions: &[Json]) -> Result<(), SubmitError> {
+    pub fn submit(
+        &mut self,
+        m: &mut Match,
+        player_id: &str,
+        actions: &[Json],
+    ) -> Result<(), SubmitError> {
         use crate::ruleset::game::Submission;
         let game = self.game.clone();
-        let Some(player) = game.player_index(player_id) else { return Err(SubmitError::UnknownPlayer(player_id.into())) };
+        let Some(player) = game.player_index(player_id) else {
+            return Err(SubmitError::UnknownPlayer(player_id.into()));
+        };
         if m.state.is_over() {
             return Err(SubmitError::GameOver);
         }
         if !m.state.is_due(player) {
-            let due = self.due(m).iter().map(|p| game.players[*p as usize].clone()).collect();
-            return Err(SubmitError::NotDue { player: player_id.into(), due });
+            let due = self
+                .due(m)
+                .iter()
+                .map(|p| game.players[*p as usize].clone())
+                .collect();
+            return Err(SubmitError::NotDue {
+                player: player_id.into(),
+                due,
+            });
         }
         let phase = game.phase(&m.state);
         let kind = phase.submission;
@@ -199,7 +249,9 @@ impl Engine {
     /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).
     pub fn evaluate(&mut self, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
         let game = self.game.clone();
-        let Some(e) = &game.greedy else { return Ok(0.0) };
+        let Some(e) = &game.greedy else {
+            return Ok(0.0);
+        };
         let v = Self::machine(&game, &mut self.rt, m, player).eval(e)?;
         Ok(v.as_f64().unwrap_or(0.0))
     }

@@ -26,7 +26,10 @@ impl Machine<'_> {
     /// Runs the phase's resolution steps in order.
     pub fn resolve(&mut self, steps: &[ResolveStep], fv: Option<&FlowVars>) -> R<()> {
         let n = self.game.board.len();
-        let mut snap = FlowSnapshot { start_owner: self.st.owner.clone(), kept: vec![false; n] };
+        let mut snap = FlowSnapshot {
+            start_owner: self.st.owner.clone(),
+            kept: vec![false; n],
+        };
         if let Some(fv) = fv {
             for c in 0..n {
                 let i = self.count_idx(fv, c);
@@ -45,12 +48,23 @@ impl Machine<'_> {
                 }
                 (ResolveStep::Depart, Some(fv)) => self.depart(fv),
                 (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv),
-                (ResolveStep::ArriveNeutral { chance, event, contest_event, hit }, Some(fv)) => {
-                    self.arrive_neutral(fv, *chance, *hit, event, contest_event)
-                }
-                (ResolveStep::ArriveHostile { hit, defender_first, event }, Some(fv)) => {
-                    self.arrive_hostile(fv, *hit, *defender_first, event)
-                }
+                (
+                    ResolveStep::ArriveNeutral {
+                        chance,
+                        event,
+                        contest_event,
+                        hit,
+                    },
+                    Some(fv),
+                ) => self.arrive_neutral(fv, *chance, *hit, event, contest_event),
+                (
+                    ResolveStep::ArriveHostile {
+                        hit,
+                        defender_first,
+                        event,
+                    },
+                    Some(fv),
+                ) => self.arrive_hostile(fv, *hit, *defender_first, event),
                 (ResolveStep::Cap { max }, Some(fv)) => {
                     for c in 0..n {
                         let i = self.count_idx(fv, c);
@@ -59,7 +73,9 @@ impl Machine<'_> {
                         }
                     }
                 }
-                (ResolveStep::Grow { amount, max, event }, Some(fv)) => self.grow(fv, &snap, *amount, *max, event),
+                (ResolveStep::Grow { amount, max, event }, Some(fv)) => {
+                    self.grow(fv, &snap, *amount, *max, event)
+                }
                 _ => {}
             }
         }
@@ -113,7 +129,14 @@ impl Machine<'_> {
         (rolls, any)
     }
 
-    fn arrive_neutral(&mut self, fv: &FlowVars, chance: f64, hit: f64, event: &str, contest_event: &str) {
+    fn arrive_neutral(
+        &mut self,
+        fv: &FlowVars,
+        chance: f64,
+        hit: f64,
+        event: &str,
+        contest_event: &str,
+    ) {
         let g = self.game;
         let np = g.players.len();
         for c in 0..g.board.len() {
@@ -151,7 +174,8 @@ impl Machine<'_> {
                     self.st.cell_vars[i] = *amount;
                 }
                 [(a, na), (b, nb), ..] => {
-                    let (winner, survivors) = self.contest(c, (*a, *na), (*b, *nb), hit, contest_event);
+                    let (winner, survivors) =
+                        self.contest(c, (*a, *na), (*b, *nb), hit, contest_event);
                     match winner {
                         Some(w) => {
                             self.st.owner[c] = w;
@@ -165,7 +189,14 @@ impl Machine<'_> {
     }
 
     /// Simultaneous rounds: both sides roll each round (first label first), hits land together.
-    fn contest(&mut self, c: usize, a: (u8, i64), b: (u8, i64), hit: f64, event: &str) -> (Option<u8>, i64) {
+    fn contest(
+        &mut self,
+        c: usize,
+        a: (u8, i64),
+        b: (u8, i64),
+        hit: f64,
+        event: &str,
+    ) -> (Option<u8>, i64) {
         let (mut na, mut nb) = (a.1, b.1);
         let mut log = Vec::new();
         while na > 0 && nb > 0 {
@@ -195,7 +226,16 @@ impl Machine<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn log_combat(&mut self, c: usize, a: (u8, i64), b: (u8, i64), rolls: Vec<Json>, winner: Option<u8>, survivors: i64, event: &str) {
+    fn log_combat(
+        &mut self,
+        c: usize,
+        a: (u8, i64),
+        b: (u8, i64),
+        rolls: Vec<Json>,
+        winner: Option<u8>,
+        survivors: i64,
+        event: &str,
+    ) {
         if !self.logging() {
             return;
         }
@@ -257,7 +297,15 @@ impl Machine<'_> {
                 if nd == 0 && na == 0 {
                     self.st.owner[c] = NO_OWNER;
                 }
-                self.log_combat(c, (p as u8, attackers), (owner, defenders), log, Some(winner), survivors, event);
+                self.log_combat(
+                    c,
+                    (p as u8, attackers),
+                    (owner, defenders),
+                    log,
+                    Some(winner),
+                    survivors,
+                    event,
+                );
             }
         }
     }

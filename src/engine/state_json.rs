@@ -6,12 +6,21 @@ use crate::model::{MatchState, Value};
 use crate::ruleset::game::VarDecl;
 use crate::ruleset::Game;
 
-fn vars_json(g: &Game, st: &MatchState, decls: &[VarDecl], slots: &[i64], out: &mut Map<String, Json>) {
+fn vars_json(
+    g: &Game,
+    st: &MatchState,
+    decls: &[VarDecl],
+    slots: &[i64],
+    out: &mut Map<String, Json>,
+) {
     for d in decls.iter().filter(|d| !d.hidden) {
         if d.per_player {
             let mut m = Map::new();
             for (p, name) in g.players.iter().enumerate() {
-                m.insert(name.clone(), value_json(g, st, Value::decode(slots[d.slot as usize + p], d.ty)));
+                m.insert(
+                    name.clone(),
+                    value_json(g, st, Value::decode(slots[d.slot as usize + p], d.ty)),
+                );
             }
             out.insert(d.name.clone(), Json::Object(m));
         } else {
@@ -24,20 +33,39 @@ fn vars_json(g: &Game, st: &MatchState, decls: &[VarDecl], slots: &[i64], out: &
 }
 
 pub fn state_json(g: &Game, st: &MatchState) -> Json {
-    let active: Vec<Json> = (0..g.players.len()).filter(|p| st.is_due(*p as u8)).map(|p| json!(g.players[p])).collect();
+    let active: Vec<Json> = (0..g.players.len())
+        .filter(|p| st.is_due(*p as u8))
+        .map(|p| json!(g.players[p]))
+        .collect();
     let mut players = Map::new();
     for (p, name) in g.players.iter().enumerate() {
         let mut m = Map::new();
         let base = p * g.player_slots;
-        vars_json(g, st, &g.player_vars, &st.player_vars[base..base + g.player_slots], &mut m);
+        vars_json(
+            g,
+            st,
+            &g.player_vars,
+            &st.player_vars[base..base + g.player_slots],
+            &mut m,
+        );
         players.insert(name.clone(), Json::Object(m));
     }
     let mut cells = Map::new();
     for c in 0..g.board.len() {
         let mut m = Map::new();
-        m.insert("owner".into(), st.owner_of(c as u32).map_or(Json::Null, |p| json!(g.players[p as usize])));
+        m.insert(
+            "owner".into(),
+            st.owner_of(c as u32)
+                .map_or(Json::Null, |p| json!(g.players[p as usize])),
+        );
         let base = c * g.cell_slots;
-        vars_json(g, st, &g.cell_vars, &st.cell_vars[base..base + g.cell_slots], &mut m);
+        vars_json(
+            g,
+            st,
+            &g.cell_vars,
+            &st.cell_vars[base..base + g.cell_slots],
+            &mut m,
+        );
         cells.insert(g.board.id(c as u32).to_string(), Json::Object(m));
     }
     let mut units = Map::new();
@@ -49,7 +77,13 @@ pub fn state_json(g: &Game, st: &MatchState) -> Json {
         m.insert("owner".into(), json!(g.players[u.owner as usize]));
         m.insert("at".into(), json!(g.board.id(u.at)));
         let base = i * g.unit_slots;
-        vars_json(g, st, &g.unit_vars, &st.unit_vars[base..base + g.unit_slots], &mut m);
+        vars_json(
+            g,
+            st,
+            &g.unit_vars,
+            &st.unit_vars[base..base + g.unit_slots],
+            &mut m,
+        );
         units.insert(u.id.to_string(), Json::Object(m));
     }
     json!({
@@ -76,13 +110,34 @@ pub fn check_bounds(g: &Game, st: &MatchState, broken: &mut Vec<String>) {
                         continue;
                     }
                     if d.min.is_some_and(|m| raw < m) || d.max.is_some_and(|m| raw > m) {
-                        broken.push(format!("{what} {e}: variable {} = {raw} is out of its bounds", d.name));
+                        broken.push(format!(
+                            "{what} {e}: variable {} = {raw} is out of its bounds",
+                            d.name
+                        ));
                     }
                 }
             }
         }
     };
-    check("player", &g.player_vars, &st.player_vars, g.player_slots, g.players.len());
-    check("cell", &g.cell_vars, &st.cell_vars, g.cell_slots, g.board.len());
-    check("unit", &g.unit_vars, &st.unit_vars, g.unit_slots, st.units.len());
+    check(
+        "player",
+        &g.player_vars,
+        &st.player_vars,
+        g.player_slots,
+        g.players.len(),
+    );
+    check(
+        "cell",
+        &g.cell_vars,
+        &st.cell_vars,
+        g.cell_slots,
+        g.board.len(),
+    );
+    check(
+        "unit",
+        &g.unit_vars,
+        &st.unit_vars,
+        g.unit_slots,
+        st.units.len(),
+    );
 }

@@ -16,7 +16,11 @@ impl Machine<'_> {
                 return Ok(());
             }
             match rule {
-                VictoryRule::Control { cells, check, reason } if *check == at => {
+                VictoryRule::Control {
+                    cells,
+                    check,
+                    reason,
+                } if *check == at => {
                     let saved = self.me;
                     let mut winner = None;
                     for p in 0..g.players.len() as u8 {
@@ -50,7 +54,9 @@ impl Machine<'_> {
                             alive[u.owner as usize] = true;
                         }
                     }
-                    let left: Vec<u8> = (0..g.players.len() as u8).filter(|p| alive[*p as usize]).collect();
+                    let left: Vec<u8> = (0..g.players.len() as u8)
+                        .filter(|p| alive[*p as usize])
+                        .collect();
                     if left.len() < g.players.len() {
                         match left.as_slice() {
                             [] => self.finish(None, reason, Vec::new()),
@@ -72,7 +78,15 @@ impl Machine<'_> {
             if self.st.result.is_some() {
                 return Ok(());
             }
-            let VictoryRule::Limit { when, rank, report, reason } = rule else { continue };
+            let VictoryRule::Limit {
+                when,
+                rank,
+                report,
+                reason,
+            } = rule
+            else {
+                continue;
+            };
             if !self.cond(when)? {
                 continue;
             }
@@ -109,7 +123,10 @@ fn best(keys: &[Vec<Value>]) -> Option<u8> {
     let mut candidates: Vec<usize> = (0..keys.len()).collect();
     let depth = keys.first().map_or(0, |k| k.len());
     for i in 0..depth {
-        let top = candidates.iter().map(|&p| num(&keys[p][i])).fold(f64::NEG_INFINITY, f64::max);
+        let top = candidates
+            .iter()
+            .map(|&p| num(&keys[p][i]))
+            .fold(f64::NEG_INFINITY, f64::max);
         candidates.retain(|&p| num(&keys[p][i]) == top);
         if candidates.len() == 1 {
             return Some(candidates[0] as u8);

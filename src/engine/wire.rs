@@ -9,13 +9,22 @@ use crate::ruleset::Game;
 /// Decodes one submitted action. Unknown fields are ignored; a missing or unusable field becomes `None`,
 /// which the legality check turns into that parameter's `invalid` reason.
 pub fn decode(g: &Game, st: &MatchState, json: &Json) -> Result<Action, &'static str> {
-    let Json::Object(m) = json else { return Err("malformed_action") };
-    let Some(Json::String(name)) = m.get(&g.wire_key) else { return Err("missing_action_type") };
-    let Some(kind) = g.action_index(name) else { return Err("unknown_action") };
+    let Json::Object(m) = json else {
+        return Err("malformed_action");
+    };
+    let Some(Json::String(name)) = m.get(&g.wire_key) else {
+        return Err("missing_action_type");
+    };
+    let Some(kind) = g.action_index(name) else {
+        return Err("unknown_action");
+    };
     let spec = &g.actions[kind as usize];
     let mut args = ArgList::new();
     for p in &spec.params {
-        args.push(m.get(&p.wire).map_or(Value::None, |v| decode_value(g, st, p.ty, v)));
+        args.push(
+            m.get(&p.wire)
+                .map_or(Value::None, |v| decode_value(g, st, p.ty, v)),
+        );
     }
     Ok(Action { kind, args })
 }
@@ -27,7 +36,9 @@ fn decode_value(g: &Game, st: &MatchState, ty: Ty, v: &Json) -> Value {
         (Ty::Bool, Json::Bool(b)) => Value::Bool(*b),
         (Ty::Cell, Json::String(s)) => g.board.find(s).map_or(Value::None, Value::Cell),
         (Ty::Player, Json::String(s)) => g.player_index(s).map_or(Value::None, Value::Player),
-        (Ty::Row(t), Json::String(s)) => g.tables[t as usize].row(s).map_or(Value::None, |r| Value::Row(t, r)),
+        (Ty::Row(t), Json::String(s)) => g.tables[t as usize]
+            .row(s)
+            .map_or(Value::None, |r| Value::Row(t, r)),
         (Ty::Unit, Json::String(s)) => st
             .units
             .iter()
@@ -44,7 +55,10 @@ pub fn encode(g: &Game, st: &MatchState, a: &Action) -> Json {
     let mut m = Map::new();
     m.insert(g.wire_key.clone(), Json::String(spec.name.clone()));
     for (i, p) in spec.params.iter().enumerate() {
-        m.insert(p.wire.clone(), super::eval::value_json(g, st, a.args.get(i)));
+        m.insert(
+            p.wire.clone(),
+            super::eval::value_json(g, st, a.args.get(i)),
+        );
     }
     Json::Object(m)
 }

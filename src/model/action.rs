@@ -21,7 +21,11 @@ pub struct ArgList {
 
 impl ArgList {
     pub fn new() -> Self {
-        ArgList { len: 0, inline: [Value::None; INLINE_ARGS], spill: Vec::new() }
+        ArgList {
+            len: 0,
+            inline: [Value::None; INLINE_ARGS],
+            spill: Vec::new(),
+        }
     }
     pub fn from_slice(values: &[Value]) -> Self {
         let mut a = ArgList::new();

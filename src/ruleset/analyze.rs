@@ -41,14 +41,28 @@ struct Diags {
 }
 
 impl Diags {
-    fn at(&mut self, doc: &YamlDoc, ptr: &str, code: &str, msg: impl Into<String>, hint: Option<String>) {
+    fn at(
+        &mut self,
+        doc: &YamlDoc,
+        ptr: &str,
+        code: &str,
+        msg: impl Into<String>,
+        hint: Option<String>,
+    ) {
         let mut d = doc.diag(code, &msg.into(), ptr);
         if let Some(h) = hint {
             d = d.hint(h);
         }
         self.list.push(d);
     }
-    fn key(&mut self, doc: &YamlDoc, ptr: &str, code: &str, msg: impl Into<String>, hint: Option<String>) {
+    fn key(
+        &mut self,
+        doc: &YamlDoc,
+        ptr: &str,
+        code: &str,
+        msg: impl Into<String>,
+        hint: Option<String>,
+    ) {
         let span = doc.key_span(ptr).unwrap_or_else(|| doc.span_or_parent(ptr));
         let mut d = Diagnostic::error(code, msg).at(doc.source.clone(), span);
         if let Some(h) = hint {
@@ -78,11 +92,17 @@ impl Diags {
 
 /// The span of the character at `pos` inside the expression written at `ptr`.
 fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
-    let vs = doc.value_span(ptr).unwrap_or_else(|| doc.span_or_parent(ptr));
+    let vs = doc
+        .value_span(ptr)
+        .unwrap_or_else(|| doc.span_or_parent(ptr));
     let text = doc.source.text.get(vs.clone()).unwrap_or("");
     let quoted = text.starts_with('"') || text.starts_with('\'');
     let start = (vs.start + pos + usize::from(quoted)).min(vs.end.max(vs.start));
-    let end = if start < vs.end { (start + 1).max(start) } else { start };
+    let end = if start < vs.end {
+        (start + 1).max(start)
+    } else {
+        start
+    };
     let mut end = end;
     while end < vs.end && !doc.source.text.is_char_boundary(end) {
         end += 1;
@@ -100,7 +120,9 @@ fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, Stri
         "unit" => Ty::Unit,
         "player" => Ty::Player,
         "row" => {
-            let Some(t) = table else { return Err("type `row` needs `table: <name>`".into()) };
+            let Some(t) = table else {
+                return Err("type `row` needs `table: <name>`".into());
+            };
             match tables.iter().position(|x| x.name == t) {
                 Some(i) => Ty::Row(i as u16),
                 None => return Err(format!("no table `{t}`")),
@@ -109,8 +131,11 @@ fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, Stri
         other => {
             return Err(format!(
                 "unknown type `{other}`{}",
-                closest(other, ["int", "float", "bool", "text", "cell", "unit", "player", "row"])
-                    .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
+                closest(
+                    other,
+                    ["int", "float", "bool", "text", "cell", "unit", "player", "row"]
+                )
+                .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
             ))
         }
     })
@@ -135,42 +160,98 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     let raw: RawRuleset = match serde_json::from_value(rd.value.clone()) {
         Ok(r) => r,
         Err(e) => {
-            d.at(rd, "", "ruleset::structure", format!("this ruleset's structure is not valid: {e}"), None);
+            d.at(
+                rd,
+                "",
+                "ruleset::structure",
+                format!("this ruleset's structure is not valid: {e}"),
+                None,
+            );
             return Err(d.list);
         }
     };
     let scen: RawScenario = match serde_json::from_value(sd.value.clone()) {
         Ok(r) => r,
         Err(e) => {
-            d.at(sd, "", "scenario::structure", format!("this scenario's structure is not valid: {e}"), None);
+            d.at(
+                sd,
+                "",
+                "scenario::structure",
+                format!("this scenario's structure is not valid: {e}"),
+                None,
+            );
             return Err(d.list);
         }
     };
     if scen.ruleset != raw.id {
-        d.at(sd, "/ruleset", "scenario::ruleset_mismatch", format!("this scenario is for ruleset `{}`, not `{}`", scen.ruleset, raw.id), None);
+        d.at(
+            sd,
+            "/ruleset",
+            "scenario::ruleset_mismatch",
+            format!(
+                "this scenario is for ruleset `{}`, not `{}`",
+                scen.ruleset, raw.id
+            ),
+            None,
+        );
     }
 
     // Players.
     let mut seen = HashSet::new();
     for (i, p) in raw.players.iter().enumerate() {
         if !seen.insert(p) {
-            d.at(rd, &format!("/players/{i}"), "ruleset::duplicate_player", format!("player `{p}` is listed twice"), None);
+            d.at(
+                rd,
+                &format!("/players/{i}"),
+                "ruleset::duplicate_player",
+                format!("player `{p}` is listed twice"),
+                None,
+            );
         }
     }
     if raw.players.is_empty() || raw.players.len() > 8 {
-        d.at(rd, "/players", "ruleset::players", "a ruleset has between 1 and 8 players", None);
+        d.at(
+            rd,
+            "/players",
+            "ruleset::players",
+            "a ruleset has between 1 and 8 players",
+            None,
+        );
     }
 
     // Settings: ruleset defaults, scenario overrides, then limits.
     let mut settings: IndexMap<String, Json> = raw.settings.clone();
-    let mut setting_ptr: HashMap<String, (bool, String)> =
-        raw.settings.keys().map(|k| (k.clone(), (false, format!("/settings/{}", esc(k))))).collect();
+    let mut setting_ptr: HashMap<String, (bool, String)> = raw
+        .settings
+        .keys()
+        .map(|k| (k.clone(), (false, format!("/settings/{}", esc(k)))))
+        .collect();
     for (k, v) in &scen.settings {
         let ptr = format!("/settings/{}", esc(k));
         match settings.get(k) {
-            None => d.key(sd, &ptr, "scenario::unknown_setting", format!("ruleset `{}` has no setting `{k}`", raw.id), closest(k, raw.settings.keys().map(|s| s.as_str())).map(|c| format!("did you mean `{c}`?"))),
-            Some(old) if json_scalar_ty(old) != json_scalar_ty(v) && !(json_scalar_ty(old) == Some(Ty::Float) && json_scalar_ty(v) == Some(Ty::Int)) => {
-                d.at(sd, &ptr, "scenario::setting_type", format!("setting `{k}` is {}, this value is not", json_scalar_ty(old).map_or("null", |t| t.name())), None)
+            None => d.key(
+                sd,
+                &ptr,
+                "scenario::unknown_setting",
+                format!("ruleset `{}` has no setting `{k}`", raw.id),
+                closest(k, raw.settings.keys().map(|s| s.as_str()))
+                    .map(|c| format!("did you mean `{c}`?")),
+            ),
+            Some(old)
+                if json_scalar_ty(old) != json_scalar_ty(v)
+                    && !(json_scalar_ty(old) == Some(Ty::Float)
+                        && json_scalar_ty(v) == Some(Ty::Int)) =>
+            {
+                d.at(
+                    sd,
+                    &ptr,
+                    "scenario::setting_type",
+                    format!(
+                        "setting `{k}` is {}, this value is not",
+                        json_scalar_ty(old).map_or("null", |t| t.name())
+                    ),
+                    None,
+                )
             }
             _ => {
                 settings.insert(k.clone(), v.clone());
@@ -181,12 +262,24 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (k, v) in &settings {
         if !matches!(v, Json::Bool(_) | Json::Number(_) | Json::String(_)) {
             let (_, ptr) = &setting_ptr[k];
-            d.at(rd, ptr, "ruleset::setting_type", format!("setting `{k}` must be a number, text or boolean"), None);
+            d.at(
+                rd,
+                ptr,
+                "ruleset::setting_type",
+                format!("setting `{k}` must be a number, text or boolean"),
+                None,
+            );
         }
     }
     for (k, lim) in &raw.limits {
         let Some(v) = settings.get(k) else {
-            d.key(rd, &format!("/limits/{}", esc(k)), "ruleset::unknown_setting", format!("limit for unknown setting `{k}`"), None);
+            d.key(
+                rd,
+                &format!("/limits/{}", esc(k)),
+                "ruleset::unknown_setting",
+                format!("limit for unknown setting `{k}`"),
+                None,
+            );
             continue;
         };
         let (in_scenario, ptr) = setting_ptr[k].clone();
@@ -195,11 +288,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let origin = if via_set { " (set with --set)" } else { "" };
         if !lim.one_of.is_empty() && !lim.one_of.contains(v) {
             let opts: Vec<String> = lim.one_of.iter().map(|x| x.to_string()).collect();
-            d.at(doc, &ptr, "ruleset::setting_out_of_range", format!("setting `{k}` is {v}{origin}, which is not one of {}", opts.join(", ")), None);
+            d.at(
+                doc,
+                &ptr,
+                "ruleset::setting_out_of_range",
+                format!(
+                    "setting `{k}` is {v}{origin}, which is not one of {}",
+                    opts.join(", ")
+                ),
+                None,
+            );
             continue;
         }
         if let Some(x) = v.as_f64() {
-            let low = lim.min.is_some_and(|m| if lim.min_exclusive { x <= m } else { x < m });
+            let low = lim
+                .min
+                .is_some_and(|m| if lim.min_exclusive { x <= m } else { x < m });
             let high = lim.max.is_some_and(|m| x > m);
             if low || high {
                 let range = format!(
@@ -208,13 +312,31 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     lim.min.map_or("-inf".into(), |m| m.to_string()),
                     lim.max.map_or("+inf".into(), |m| m.to_string())
                 );
-                d.at(doc, &ptr, "ruleset::setting_out_of_range", format!("setting `{k}` is {v}{origin}, outside its allowed range {range}"), Some(format!("choose a value in {range}")));
+                d.at(
+                    doc,
+                    &ptr,
+                    "ruleset::setting_out_of_range",
+                    format!("setting `{k}` is {v}{origin}, outside its allowed range {range}"),
+                    Some(format!("choose a value in {range}")),
+                );
             }
             if json_scalar_ty(&raw.settings[k]) == Some(Ty::Int) && v.as_i64().is_none() {
-                d.at(doc, &ptr, "ruleset::setting_type", format!("setting `{k}` must be a whole number"), None);
+                d.at(
+                    doc,
+                    &ptr,
+                    "ruleset::setting_type",
+                    format!("setting `{k}` must be a whole number"),
+                    None,
+                );
             }
         } else if lim.min.is_some() || lim.max.is_some() {
-            d.at(doc, &ptr, "ruleset::setting_type", format!("setting `{k}` must be a number"), None);
+            d.at(
+                doc,
+                &ptr,
+                "ruleset::setting_type",
+                format!("setting `{k}` must be a number"),
+                None,
+            );
         }
     }
     let rng = match settings.get("rng") {
@@ -223,12 +345,24 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             Ok(k) => k,
             Err(_) => {
                 let (in_scenario, ptr) = setting_ptr["rng"].clone();
-                d.at(if in_scenario { sd } else { rd }, &ptr, "ruleset::unknown_rng", format!("unknown random generator `{s}`"), Some("use chacha8 or xorshift32".into()));
+                d.at(
+                    if in_scenario { sd } else { rd },
+                    &ptr,
+                    "ruleset::unknown_rng",
+                    format!("unknown random generator `{s}`"),
+                    Some("use chacha8 or xorshift32".into()),
+                );
                 RngKind::ChaCha8
             }
         },
         Some(_) => {
-            d.at(rd, "/settings/rng", "ruleset::unknown_rng", "`rng` names a generator: chacha8 or xorshift32", None);
+            d.at(
+                rd,
+                "/settings/rng",
+                "ruleset::unknown_rng",
+                "`rng` names a generator: chacha8 or xorshift32",
+                None,
+            );
             RngKind::ChaCha8
         }
     };
@@ -240,13 +374,30 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (name, t) in &raw.tables {
         let base = format!("/tables/{}", esc(name));
         let mut columns: Vec<(String, Ty)> = Vec::new();
-        let mut add_col = |c: &str, v: &Json, d: &mut Diags, ptr: &str, doc: &YamlDoc| match (columns.iter_mut().find(|(n, _)| n == c), json_scalar_ty(v)) {
-            (_, None) if !v.is_null() => d.at(doc, ptr, "ruleset::table_value", "table values are numbers, text, booleans or null", None),
+        let mut add_col = |c: &str, v: &Json, d: &mut Diags, ptr: &str, doc: &YamlDoc| match (
+            columns.iter_mut().find(|(n, _)| n == c),
+            json_scalar_ty(v),
+        ) {
+            (_, None) if !v.is_null() => d.at(
+                doc,
+                ptr,
+                "ruleset::table_value",
+                "table values are numbers, text, booleans or null",
+                None,
+            ),
             (None, ty) => columns.push((c.to_string(), ty.unwrap_or(Ty::Nothing))),
             (Some((_, t)), Some(ty)) if *t == Ty::Nothing => *t = ty,
-            (Some((_, t)), Some(ty)) if *t != ty && !(t.is_numeric() && ty.is_numeric()) => {
-                d.at(doc, ptr, "ruleset::table_value", format!("column `{c}` holds {} elsewhere, {} here", t.name(), ty.name()), None)
-            }
+            (Some((_, t)), Some(ty)) if *t != ty && !(t.is_numeric() && ty.is_numeric()) => d.at(
+                doc,
+                ptr,
+                "ruleset::table_value",
+                format!(
+                    "column `{c}` holds {} elsewhere, {} here",
+                    t.name(),
+                    ty.name()
+                ),
+                None,
+            ),
             (Some((_, t)), Some(ty)) => {
                 if ty == Ty::Float {
                     *t = Ty::Float
@@ -259,7 +410,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
         for (r, row) in &t.rows {
             for (c, v) in row {
-                add_col(c, v, &mut d, &format!("{base}/rows/{}/{}", esc(r), esc(c)), rd);
+                add_col(
+                    c,
+                    v,
+                    &mut d,
+                    &format!("{base}/rows/{}/{}", esc(r), esc(c)),
+                    rd,
+                );
             }
         }
         let keys: Vec<String> = t.rows.keys().cloned().collect();
@@ -279,11 +436,21 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             }
             let _ = r;
         }
-        tables.push(Table { name: name.clone(), keys, key_syms, columns, cells });
+        tables.push(Table {
+            name: name.clone(),
+            keys,
+            key_syms,
+            columns,
+            cells,
+        });
     }
 
     // Variables.
-    let mut var_decls = |scope: &str, raw_vars: &IndexMap<String, RawVar>, d: &mut Diags, symbols: &mut Symbols| -> (Vec<VarDecl>, usize) {
+    let mut var_decls = |scope: &str,
+                         raw_vars: &IndexMap<String, RawVar>,
+                         d: &mut Diags,
+                         symbols: &mut Symbols|
+     -> (Vec<VarDecl>, usize) {
         let mut out = Vec::new();
         let mut slot = 0usize;
         for (name, v) in raw_vars {
@@ -296,14 +463,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
             };
             if v.per_player && scope != "cell" {
-                d.at(rd, &format!("{ptr}/per_player"), "ruleset::bad_type", "only cell variables can be per player", None);
+                d.at(
+                    rd,
+                    &format!("{ptr}/per_player"),
+                    "ruleset::bad_type",
+                    "only cell variables can be per player",
+                    None,
+                );
             }
             let initial = match (&v.initial, ty) {
                 (None, Ty::Int) => Value::Int(0),
                 (None, Ty::Bool) => Value::Bool(false),
                 (None, Ty::Float) => Value::Float(0.0),
                 (None, _) => Value::None,
-                (Some(Json::Number(n)), Ty::Int) if n.is_i64() => Value::Int(n.as_i64().unwrap_or(0)),
+                (Some(Json::Number(n)), Ty::Int) if n.is_i64() => {
+                    Value::Int(n.as_i64().unwrap_or(0))
+                }
                 (Some(Json::Number(n)), Ty::Float) => Value::Float(n.as_f64().unwrap_or(0.0)),
                 (Some(Json::Bool(b)), Ty::Bool) => Value::Bool(*b),
                 (Some(Json::Null), _) => Value::None,
@@ -313,7 +488,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
                 (Some(Json::String(_)), _) => Value::None, // an expression, compiled below
                 (Some(_), _) => {
-                    d.at(rd, &format!("{ptr}/initial"), "ruleset::bad_type", format!("initial value does not fit type {}", ty.name()), None);
+                    d.at(
+                        rd,
+                        &format!("{ptr}/initial"),
+                        "ruleset::bad_type",
+                        format!("initial value does not fit type {}", ty.name()),
+                        None,
+                    );
                     Value::None
                 }
             };
@@ -338,9 +519,19 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols);
     for (scope, decls) in [("player", &player_vars), ("unit", &unit_vars)] {
         for v in decls {
-            let builtin: &[&str] = if scope == "unit" { &["owner", "at", "id", "type"] } else { &["id"] };
+            let builtin: &[&str] = if scope == "unit" {
+                &["owner", "at", "id", "type"]
+            } else {
+                &["id"]
+            };
             if builtin.contains(&v.name.as_str()) {
-                d.key(rd, &format!("/state/{scope}/{}", esc(&v.name)), "ruleset::reserved_name", format!("`{}` is built in for {scope}s", v.name), None);
+                d.key(
+                    rd,
+                    &format!("/state/{scope}/{}", esc(&v.name)),
+                    "ruleset::reserved_name",
+                    format!("`{}` is built in for {scope}s", v.name),
+                    None,
+                );
             }
         }
     }
@@ -349,7 +540,14 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         Some(u) => match tables.iter().position(|t| t.name == u.table) {
             Some(i) => Some(i as u16),
             None => {
-                d.at(rd, "/units/table", "ruleset::unknown_table", format!("no table `{}`", u.table), closest(&u.table, raw.tables.keys().map(|s| s.as_str())).map(|c| format!("did you mean `{c}`?")));
+                d.at(
+                    rd,
+                    "/units/table",
+                    "ruleset::unknown_table",
+                    format!("no table `{}`", u.table),
+                    closest(&u.table, raw.tables.keys().map(|s| s.as_str()))
+                        .map(|c| format!("did you mean `{c}`?")),
+                );
                 None
             }
         },
@@ -364,7 +562,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             Ok(fns) => {
                 for f in fns {
                     if script_fns.iter().any(|(n, _)| *n == f.0) {
-                        d.at(rd, &format!("/scripts/{i}"), "script::duplicate_function", format!("script function `{}` is defined twice", f.0), None);
+                        d.at(
+                            rd,
+                            &format!("/scripts/{i}"),
+                            "script::duplicate_function",
+                            format!("script function `{}` is defined twice", f.0),
+                            None,
+                        );
                     }
                     script_fns.push(f);
                 }
@@ -372,53 +576,91 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             Err(e) => {
                 let span = line_col_offset(&s.source.text, e.line, e.column);
                 d.list.push(
-                    Diagnostic::error("script::compile", format!("script does not compile: {}", e.message))
-                        .at(s.source.clone(), span..span)
-                        .hint("fix the Rhai syntax at this position"),
+                    Diagnostic::error(
+                        "script::compile",
+                        format!("script does not compile: {}", e.message),
+                    )
+                    .at(s.source.clone(), span..span)
+                    .hint("fix the Rhai syntax at this position"),
                 );
             }
         }
         for (f, lit, off) in crate::script::literal_names(&s.source.text) {
             let known = match f.as_str() {
                 "stat" => unit_table.map(|t| tables[t as usize].column(&lit).is_some()),
-                "cell_var" | "cell_var_of" | "set_cell_var" | "set_cell_var_of" => Some(cell_vars.iter().any(|v| v.name == lit)),
+                "cell_var" | "cell_var_of" | "set_cell_var" | "set_cell_var_of" => {
+                    Some(cell_vars.iter().any(|v| v.name == lit))
+                }
                 "unit_var" | "set_unit_var" => Some(unit_vars.iter().any(|v| v.name == lit)),
                 _ => Some(player_vars.iter().any(|v| v.name == lit)),
             };
             if known == Some(false) {
                 let candidates: Vec<String> = match f.as_str() {
-                    "stat" => unit_table.map(|t| tables[t as usize].columns.iter().map(|c| c.0.clone()).collect()).unwrap_or_default(),
-                    "cell_var" | "cell_var_of" | "set_cell_var" | "set_cell_var_of" => cell_vars.iter().map(|v| v.name.clone()).collect(),
-                    "unit_var" | "set_unit_var" => unit_vars.iter().map(|v| v.name.clone()).collect(),
+                    "stat" => unit_table
+                        .map(|t| {
+                            tables[t as usize]
+                                .columns
+                                .iter()
+                                .map(|c| c.0.clone())
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    "cell_var" | "cell_var_of" | "set_cell_var" | "set_cell_var_of" => {
+                        cell_vars.iter().map(|v| v.name.clone()).collect()
+                    }
+                    "unit_var" | "set_unit_var" => {
+                        unit_vars.iter().map(|v| v.name.clone()).collect()
+                    }
                     _ => player_vars.iter().map(|v| v.name.clone()).collect(),
                 };
                 let what = if f == "stat" { "unit stat" } else { "variable" };
                 d.list.push(
-                    Diagnostic::error("script::unknown_name", format!("`{f}` refers to unknown {what} \"{lit}\""))
-                        .at(s.source.clone(), off..off + lit.len())
-                        .hint(match closest(&lit, candidates.iter().map(|s| s.as_str())) {
+                    Diagnostic::error(
+                        "script::unknown_name",
+                        format!("`{f}` refers to unknown {what} \"{lit}\""),
+                    )
+                    .at(s.source.clone(), off..off + lit.len())
+                    .hint(
+                        match closest(&lit, candidates.iter().map(|s| s.as_str())) {
                             Some(c) => format!("did you mean \"{c}\"?"),
                             None => format!("known: {}", candidates.join(", ")),
-                        }),
+                        },
+                    ),
                 );
             }
         }
-        scripts.push(ScriptSource { name: s.listed.clone(), path: s.source.name.clone(), text: Arc::from(s.source.text.as_str()) });
+        scripts.push(ScriptSource {
+            name: s.listed.clone(),
+            path: s.source.name.clone(),
+            text: Arc::from(s.source.text.as_str()),
+        });
     }
 
     // Board topology and the scenario's map.
     let board = build_board(&raw.board, &scen, rd, sd, &mut d);
 
+    let board_size = board.as_ref().map_or((0, 0), |b| (b.width(), b.height()));
     // Initial-value expressions of cell variables (the cell is `it`).
     let cat_settings = settings.clone();
     {
-        let cat = Catalog { players: &raw.players, settings: &cat_settings, tables: &tables, player_vars: &player_vars, cell_vars: &cell_vars, unit_vars: &unit_vars, unit_table, script_fns: &script_fns };
+        let cat = Catalog {
+            players: &raw.players,
+            settings: &cat_settings,
+            tables: &tables,
+            player_vars: &player_vars,
+            cell_vars: &cell_vars,
+            unit_vars: &unit_vars,
+            unit_table,
+            script_fns: &script_fns,
+            board_size,
+        };
         let mut exprs = Vec::new();
         for (i, v) in raw.state.cell.iter().enumerate() {
             if let Some(Json::String(s)) = &v.1.initial {
                 let decl = &cell_vars.iter().find(|x| x.name == *v.0);
                 let Some(decl) = decl else { continue };
-                let literal_row = matches!(decl.ty, Ty::Row(t) if tables[t as usize].row(s).is_some());
+                let literal_row =
+                    matches!(decl.ty, Ty::Row(t) if tables[t as usize].row(s).is_some());
                 if decl.ty == Ty::Text || literal_row {
                     continue;
                 }
@@ -437,23 +679,34 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
     }
 
-    let cat = Catalog { players: &raw.players, settings: &cat_settings, tables: &tables, player_vars: &player_vars, cell_vars: &cell_vars, unit_vars: &unit_vars, unit_table, script_fns: &script_fns };
+    let cat = Catalog {
+        players: &raw.players,
+        settings: &cat_settings,
+        tables: &tables,
+        player_vars: &player_vars,
+        cell_vars: &cell_vars,
+        unit_vars: &unit_vars,
+        unit_table,
+        script_fns: &script_fns,
+        board_size,
+    };
 
     // Line of sight and initial owners.
     let sight = raw.board.line_of_sight.as_ref().map(|s| {
-        let mut pred = |v: &Option<Json>, key: &str, d: &mut Diags, symbols: &mut Symbols| -> Option<Expr> {
-            let v = v.as_ref()?;
-            let mut c = Compiler::new(&cat, symbols, false);
-            c.skip_to(SIGHT_SLOT);
-            c.push_elem(Ty::Cell);
-            match c.json_cond(v) {
-                Ok(e) => Some(e),
-                Err(e) => {
-                    d.expr(rd, &format!("/board/line_of_sight/{key}"), e);
-                    None
+        let mut pred =
+            |v: &Option<Json>, key: &str, d: &mut Diags, symbols: &mut Symbols| -> Option<Expr> {
+                let v = v.as_ref()?;
+                let mut c = Compiler::new(&cat, symbols, false);
+                c.skip_to(SIGHT_SLOT);
+                c.push_elem(Ty::Cell);
+                match c.json_cond(v) {
+                    Ok(e) => Some(e),
+                    Err(e) => {
+                        d.expr(rd, &format!("/board/line_of_sight/{key}"), e);
+                        None
+                    }
                 }
-            }
-        };
+            };
         Sight {
             opaque: pred(&s.opaque, "opaque", &mut d, &mut symbols),
             screens: pred(&s.screens, "screens", &mut d, &mut symbols),
@@ -466,7 +719,16 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         match c.json_expr(v) {
             Ok((e, Ty::Player | Ty::Nothing)) => Some(e),
             Ok((_, t)) => {
-                d.at(rd, "/board/initial_owner", "ruleset::expression", format!("`initial_owner` must give a player (or none), this gives {}", t.name()), None);
+                d.at(
+                    rd,
+                    "/board/initial_owner",
+                    "ruleset::expression",
+                    format!(
+                        "`initial_owner` must give a player (or none), this gives {}",
+                        t.name()
+                    ),
+                    None,
+                );
                 None
             }
             Err(e) => {
@@ -493,13 +755,29 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
             };
             if matches!(ty, Ty::Float | Ty::Bool | Ty::Text) {
-                d.at(rd, &format!("{pptr}/type"), "ruleset::bad_type", "action parameters are cells, units, players, table rows or ints", None);
+                d.at(
+                    rd,
+                    &format!("{pptr}/type"),
+                    "ruleset::bad_type",
+                    "action parameters are cells, units, players, table rows or ints",
+                    None,
+                );
             }
             let source = match &p.in_set {
                 Some(s) => match c.json_set(s) {
                     Ok(set) => {
                         if set.elem != ty {
-                            d.at(rd, &format!("{pptr}/in"), "ruleset::expression", format!("this set holds {}s but the parameter is a {}", set.elem.name(), ty.name()), None);
+                            d.at(
+                                rd,
+                                &format!("{pptr}/in"),
+                                "ruleset::expression",
+                                format!(
+                                    "this set holds {}s but the parameter is a {}",
+                                    set.elem.name(),
+                                    ty.name()
+                                ),
+                                None,
+                            );
                         }
                         Some((set, p.not_in.clone().unwrap_or_else(|| p.invalid.clone())))
                     }
@@ -511,12 +789,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 None => None,
             };
             let slot = c.bind(pname, ty);
-            let mut bound = |b: &Option<RawBound>, key: &str, c: &mut Compiler, d: &mut Diags| -> Option<(Expr, String)> {
+            let mut bound = |b: &Option<RawBound>,
+                             key: &str,
+                             c: &mut Compiler,
+                             d: &mut Diags|
+             -> Option<(Expr, String)> {
                 let b = b.as_ref()?;
                 match c.json_expr(&b.value) {
                     Ok((e, t)) if t.is_numeric() => Some((e, b.reason.clone())),
                     Ok((_, t)) => {
-                        d.at(rd, &format!("{pptr}/{key}/value"), "ruleset::expression", format!("a bound is a number, this is {}", t.name()), None);
+                        d.at(
+                            rd,
+                            &format!("{pptr}/{key}/value"),
+                            "ruleset::expression",
+                            format!("a bound is a number, this is {}", t.name()),
+                            None,
+                        );
                         None
                     }
                     Err(e) => {
@@ -533,16 +821,33 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let mut checks = Vec::new();
             for (i, ch) in p.require.iter().enumerate() {
                 match c.json_cond(&ch.when) {
-                    Ok(e) => checks.push(Check { cond: e, reason: ch.reason.clone() }),
+                    Ok(e) => checks.push(Check {
+                        cond: e,
+                        reason: ch.reason.clone(),
+                    }),
                     Err(e) => d.expr(rd, &format!("{pptr}/require/{i}/when"), e),
                 }
             }
-            params.push(ParamSpec { wire: pname.clone(), ty, slot, invalid: p.invalid.clone(), source, min, max, checks, prune: Vec::new() });
+            params.push(ParamSpec {
+                wire: pname.clone(),
+                ty,
+                slot,
+                invalid: p.invalid.clone(),
+                source,
+                source_last: p.in_last,
+                min,
+                max,
+                checks,
+                prune: Vec::new(),
+            });
         }
         let mut checks = Vec::new();
         for (i, ch) in a.require.iter().enumerate() {
             match c.json_cond(&ch.when) {
-                Ok(e) => checks.push(Check { cond: e, reason: ch.reason.clone() }),
+                Ok(e) => checks.push(Check {
+                    cond: e,
+                    reason: ch.reason.clone(),
+                }),
                 Err(e) => d.expr(rd, &format!("{base}/require/{i}/when"), e),
             }
         }
@@ -551,7 +856,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             Some(v) => match c.json_const(v) {
                 Ok(Value::Int(i)) if i >= 0 => i,
                 Ok(_) => {
-                    d.at(rd, &format!("{base}/cost"), "ruleset::bad_cost", "`cost` is a whole number of points, 0 or more", None);
+                    d.at(
+                        rd,
+                        &format!("{base}/cost"),
+                        "ruleset::bad_cost",
+                        "`cost` is a whole number of points, 0 or more",
+                        None,
+                    );
                     1
                 }
                 Err(e) => {
@@ -565,13 +876,26 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let effects = c.effects(&a.effects, &format!("{base}/effects"), &mut errs);
         d.effects(rd, errs);
         max_locals = max_locals.max(c.locals());
-        actions.push(ActionSpec { name: name.clone(), params, checks, cost, effects, locals: c.locals() });
+        actions.push(ActionSpec {
+            name: name.clone(),
+            params,
+            checks,
+            cost,
+            effects,
+            locals: c.locals(),
+        });
     }
     let mut wire_aliases = Vec::new();
     for (alias, target) in &raw.wire.aliases {
         match actions.iter().position(|a| a.name == *target) {
             Some(i) => wire_aliases.push((alias.clone(), i as u16)),
-            None => d.at(rd, &format!("/wire/aliases/{}", esc(alias)), "ruleset::unknown_action", format!("alias of unknown action `{target}`"), None),
+            None => d.at(
+                rd,
+                &format!("/wire/aliases/{}", esc(alias)),
+                "ruleset::unknown_action",
+                format!("alias of unknown action `{target}`"),
+                None,
+            ),
         }
     }
 
@@ -580,7 +904,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         Some(p) => match raw.players.iter().position(|x| x == p) {
             Some(i) => i as u8,
             None => {
-                d.at(sd, "/first_player", "scenario::unknown_player", format!("no player `{p}`"), Some(format!("players: {}", raw.players.join(", "))));
+                d.at(
+                    sd,
+                    "/first_player",
+                    "scenario::unknown_player",
+                    format!("no player `{p}`"),
+                    Some(format!("players: {}", raw.players.join(", "))),
+                );
                 0
             }
         },
@@ -588,7 +918,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     };
     let mut phases = Vec::new();
     if raw.flow.phases.is_empty() {
-        d.at(rd, "/flow/phases", "ruleset::flow", "the flow needs at least one phase", None);
+        d.at(
+            rd,
+            "/flow/phases",
+            "ruleset::flow",
+            "the flow needs at least one phase",
+            None,
+        );
     }
     for (pi, ph) in raw.flow.phases.iter().enumerate() {
         let base = format!("/flow/phases/{pi}");
@@ -596,7 +932,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             "alternating" => Order::Alternating,
             "simultaneous" => Order::Simultaneous,
             o => {
-                d.at(rd, &format!("{base}/order"), "ruleset::flow", format!("unknown order `{o}`"), Some("use alternating or simultaneous".into()));
+                d.at(
+                    rd,
+                    &format!("{base}/order"),
+                    "ruleset::flow",
+                    format!("unknown order `{o}`"),
+                    Some("use alternating or simultaneous".into()),
+                );
                 Order::Alternating
             }
         };
@@ -606,19 +948,37 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             "points" => Submission::Points,
             "orders" => Submission::Orders,
             o => {
-                d.at(rd, &format!("{base}/submission"), "ruleset::flow", format!("unknown submission kind `{o}`"), Some("use single, batch, points or orders".into()));
+                d.at(
+                    rd,
+                    &format!("{base}/submission"),
+                    "ruleset::flow",
+                    format!("unknown submission kind `{o}`"),
+                    Some("use single, batch, points or orders".into()),
+                );
                 Submission::Single
             }
         };
         if (order == Order::Simultaneous) != (submission == Submission::Orders) {
-            d.at(rd, &format!("{base}/submission"), "ruleset::flow", "simultaneous phases take `orders`, and `orders` need a simultaneous phase", None);
+            d.at(
+                rd,
+                &format!("{base}/submission"),
+                "ruleset::flow",
+                "simultaneous phases take `orders`, and `orders` need a simultaneous phase",
+                None,
+            );
         }
         let mut c = Compiler::new(&cat, &mut symbols, true);
         let budget = match &ph.budget {
             Some(v) => match c.json_const(v) {
                 Ok(Value::Int(i)) if i >= 1 => i,
                 Ok(_) => {
-                    d.at(rd, &format!("{base}/budget"), "ruleset::flow", "`budget` must be a whole number of at least 1", None);
+                    d.at(
+                        rd,
+                        &format!("{base}/budget"),
+                        "ruleset::flow",
+                        "`budget` must be a whole number of at least 1",
+                        None,
+                    );
                     1
                 }
                 Err(e) => {
@@ -628,16 +988,28 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             },
             None => {
                 if matches!(submission, Submission::Batch | Submission::Points) {
-                    d.at(rd, &base, "ruleset::flow", "batch and points phases need a `budget`", None);
+                    d.at(
+                        rd,
+                        &base,
+                        "ruleset::flow",
+                        "batch and points phases need a `budget`",
+                        None,
+                    );
                 }
-                i64::MAX / 4
+                0
             }
         };
         let rounds = match &ph.rounds {
             Some(v) => match c.json_const(v) {
                 Ok(Value::Int(i)) if i >= 1 => Some(i),
                 Ok(_) => {
-                    d.at(rd, &format!("{base}/rounds"), "ruleset::flow", "`rounds` must be at least 1", None);
+                    d.at(
+                        rd,
+                        &format!("{base}/rounds"),
+                        "ruleset::flow",
+                        "`rounds` must be at least 1",
+                        None,
+                    );
                     None
                 }
                 Err(e) => {
@@ -651,7 +1023,14 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         for (i, a) in ph.actions.iter().enumerate() {
             match actions.iter().position(|x| x.name == *a) {
                 Some(k) => kinds.push(k as u16),
-                None => d.at(rd, &format!("{base}/actions/{i}"), "ruleset::unknown_action", format!("no action `{a}`"), closest(a, actions.iter().map(|x| x.name.as_str())).map(|c| format!("did you mean `{c}`?"))),
+                None => d.at(
+                    rd,
+                    &format!("{base}/actions/{i}"),
+                    "ruleset::unknown_action",
+                    format!("no action `{a}`"),
+                    closest(a, actions.iter().map(|x| x.name.as_str()))
+                        .map(|c| format!("did you mean `{c}`?")),
+                ),
             }
         }
         let first = match ph.first.as_deref() {
@@ -659,23 +1038,37 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             Some(p) => match raw.players.iter().position(|x| x == p) {
                 Some(i) => i as u8,
                 None => {
-                    d.at(rd, &format!("{base}/first"), "ruleset::unknown_player", format!("no player `{p}`"), None);
+                    d.at(
+                        rd,
+                        &format!("{base}/first"),
+                        "ruleset::unknown_player",
+                        format!("no player `{p}`"),
+                        None,
+                    );
                     0
                 }
             },
         };
         let mut errs = Vec::new();
-        let on_turn_start = c.effects(&ph.on_turn_start, &format!("{base}/on_turn_start"), &mut errs);
+        let on_turn_start = c.effects(
+            &ph.on_turn_start,
+            &format!("{base}/on_turn_start"),
+            &mut errs,
+        );
         let on_turn_end = c.effects(&ph.on_turn_end, &format!("{base}/on_turn_end"), &mut errs);
         d.effects(rd, errs);
-        let (resolve, flow_vars) = resolve_steps(&ph.resolve, &base, &mut c, &cell_vars, rd, &mut d);
+        let (resolve, flow_vars) =
+            resolve_steps(&ph.resolve, &base, &mut c, &cell_vars, rd, &mut d);
         max_locals = max_locals.max(c.locals());
         phases.push(Phase {
             name: ph.name.clone(),
             order,
             submission,
             budget,
-            overflow_reason: ph.overflow_reason.clone().unwrap_or_else(|| "budget_exceeded".into()),
+            overflow_reason: ph
+                .overflow_reason
+                .clone()
+                .unwrap_or_else(|| "budget_exceeded".into()),
             actions: kinds,
             rounds,
             advances_turn: ph.advances_turn,
@@ -696,18 +1089,43 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             None | Some("after_action") => CheckPoint::AfterAction,
             Some("turn_end") => CheckPoint::TurnEnd,
             Some(o) => {
-                d.at(rd, &format!("{base}/check"), "ruleset::victory", format!("unknown check point `{o}`"), Some("use after_action or turn_end".into()));
+                d.at(
+                    rd,
+                    &format!("{base}/check"),
+                    "ruleset::victory",
+                    format!("unknown check point `{o}`"),
+                    Some("use after_action or turn_end".into()),
+                );
                 CheckPoint::AfterAction
             }
         };
         match v.kind.as_str() {
             "control" => match v.cells.as_ref().map(|s| c.json_set(s)) {
-                Some(Ok(s)) if s.elem == Ty::Cell => victory.push(VictoryRule::Control { cells: s, check, reason: v.reason.clone() }),
-                Some(Ok(_)) => d.at(rd, &format!("{base}/cells"), "ruleset::victory", "`cells` must be a set of cells", None),
+                Some(Ok(s)) if s.elem == Ty::Cell => victory.push(VictoryRule::Control {
+                    cells: s,
+                    check,
+                    reason: v.reason.clone(),
+                }),
+                Some(Ok(_)) => d.at(
+                    rd,
+                    &format!("{base}/cells"),
+                    "ruleset::victory",
+                    "`cells` must be a set of cells",
+                    None,
+                ),
                 Some(Err(e)) => d.expr(rd, &format!("{base}/cells"), e),
-                None => d.at(rd, &base, "ruleset::victory", "a `control` rule needs `cells`", None),
+                None => d.at(
+                    rd,
+                    &base,
+                    "ruleset::victory",
+                    "a `control` rule needs `cells`",
+                    None,
+                ),
             },
-            "elimination" => victory.push(VictoryRule::Elimination { check, reason: v.reason.clone() }),
+            "elimination" => victory.push(VictoryRule::Elimination {
+                check,
+                reason: v.reason.clone(),
+            }),
             "limit" => {
                 let when = match v.when.as_ref().map(|w| c.json_cond(w)) {
                     Some(Ok(e)) => e,
@@ -716,7 +1134,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         continue;
                     }
                     None => {
-                        d.at(rd, &base, "ruleset::victory", "a `limit` rule needs `when`", None);
+                        d.at(
+                            rd,
+                            &base,
+                            "ruleset::victory",
+                            "a `limit` rule needs `when`",
+                            None,
+                        );
                         continue;
                     }
                 };
@@ -724,7 +1148,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 for (j, r) in v.rank.iter().enumerate() {
                     match c.json_expr(r) {
                         Ok((e, t)) if t.is_numeric() => rank.push(e),
-                        Ok(_) => d.at(rd, &format!("{base}/rank/{j}"), "ruleset::victory", "ranking keys are numbers", None),
+                        Ok(_) => d.at(
+                            rd,
+                            &format!("{base}/rank/{j}"),
+                            "ruleset::victory",
+                            "ranking keys are numbers",
+                            None,
+                        ),
                         Err(e) => d.expr(rd, &format!("{base}/rank/{j}"), e),
                     }
                 }
@@ -735,9 +1165,20 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         Err(e) => d.expr(rd, &format!("{base}/report/{}", esc(k)), e),
                     }
                 }
-                victory.push(VictoryRule::Limit { when, rank, report, reason: v.reason.clone() });
+                victory.push(VictoryRule::Limit {
+                    when,
+                    rank,
+                    report,
+                    reason: v.reason.clone(),
+                });
             }
-            o => d.at(rd, &format!("{base}/kind"), "ruleset::victory", format!("unknown victory kind `{o}`"), Some("use control, elimination or limit".into())),
+            o => d.at(
+                rd,
+                &format!("{base}/kind"),
+                "ruleset::victory",
+                format!("unknown victory kind `{o}`"),
+                Some("use control, elimination or limit".into()),
+            ),
         }
         max_locals = max_locals.max(c.locals());
     }
@@ -745,7 +1186,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (i, inv) in raw.invariants.iter().enumerate() {
         let mut c = Compiler::new(&cat, &mut symbols, false);
         match c.json_cond(&inv.check) {
-            Ok(e) => invariants.push(Invariant { check: e, message: inv.message.clone() }),
+            Ok(e) => invariants.push(Invariant {
+                check: e,
+                message: inv.message.clone(),
+            }),
             Err(e) => d.expr(rd, &format!("/invariants/{i}/check"), e),
         }
         max_locals = max_locals.max(c.locals());
@@ -755,7 +1199,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let r = match c.json_expr(&g.evaluate) {
             Ok((e, t)) if t.is_numeric() || t == Ty::Nothing => Some(e),
             Ok((_, t)) => {
-                d.at(rd, "/agents/greedy/evaluate", "ruleset::expression", format!("the evaluation must be a number, this is {}", t.name()), None);
+                d.at(
+                    rd,
+                    "/agents/greedy/evaluate",
+                    "ruleset::expression",
+                    format!("the evaluation must be a number, this is {}", t.name()),
+                    None,
+                );
                 None
             }
             Err(e) => {
@@ -768,8 +1218,12 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     });
 
     // The scenario's starting position.
-    let Some(board) = board else { return Err(d.list) };
-    let cell_syms: Vec<u32> = (0..board.len() as u32).map(|c| symbols.intern(board.id(c))).collect();
+    let Some(board) = board else {
+        return Err(d.list);
+    };
+    let cell_syms: Vec<u32> = (0..board.len() as u32)
+        .map(|c| symbols.intern(board.id(c)))
+        .collect();
     let n = board.len();
     let mut st = MatchState {
         turn: raw.state.turn.unwrap_or(1),
@@ -788,7 +1242,11 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for c in 0..n {
         for v in &cell_vars {
             let width = if v.per_player { raw.players.len() } else { 1 };
-            let init = if v.initial_expr.is_some() { Value::None } else { v.initial };
+            let init = if v.initial_expr.is_some() {
+                Value::None
+            } else {
+                v.initial
+            };
             for k in 0..width {
                 st.cell_vars[c * cell_slots + v.slot as usize + k] = init.encode();
             }
@@ -804,12 +1262,20 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             (Ty::Bool, Json::Bool(b)) => Value::Bool(*b),
             (Ty::Text, Json::String(s)) => Value::Text(symbols.intern(s)),
             (Ty::Cell, Json::String(s)) => Value::Cell(board.find(s)?),
-            (Ty::Player, Json::String(s)) => Value::Player(players.iter().position(|p| p == s)? as u8),
+            (Ty::Player, Json::String(s)) => {
+                Value::Player(players.iter().position(|p| p == s)? as u8)
+            }
             (Ty::Row(t), Json::String(s)) => Value::Row(t, tables[t as usize].row(s)?),
             _ => return None,
         })
     };
-    let mut set_cell_fields = |c: usize, fields: &IndexMap<String, Json>, ptr: &str, st: &mut MatchState, d: &mut Diags, symbols: &mut Symbols, skip: &[&str]| {
+    let mut set_cell_fields = |c: usize,
+                               fields: &IndexMap<String, Json>,
+                               ptr: &str,
+                               st: &mut MatchState,
+                               d: &mut Diags,
+                               symbols: &mut Symbols,
+                               skip: &[&str]| {
         for (k, v) in fields {
             if skip.contains(&k.as_str()) {
                 continue;
@@ -821,29 +1287,71 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     Json::Null => st.owner[c] = NO_OWNER,
                     Json::String(p) => match players.iter().position(|x| x == p) {
                         Some(i) => st.owner[c] = i as u8,
-                        None => d.at(sd, &fptr, "scenario::unknown_player", format!("no player `{p}`"), Some(format!("players: {} (or null for nobody)", players.join(", ")))),
+                        None => d.at(
+                            sd,
+                            &fptr,
+                            "scenario::unknown_player",
+                            format!("no player `{p}`"),
+                            Some(format!(
+                                "players: {} (or null for nobody)",
+                                players.join(", ")
+                            )),
+                        ),
                     },
-                    _ => d.at(sd, &fptr, "scenario::unknown_player", "an owner is a player id or null", None),
+                    _ => d.at(
+                        sd,
+                        &fptr,
+                        "scenario::unknown_player",
+                        "an owner is a player id or null",
+                        None,
+                    ),
                 }
                 continue;
             }
             let Some(decl) = cell_vars.iter().find(|x| x.name == *k) else {
-                d.key(sd, &fptr, "scenario::unknown_var", format!("cells have no variable `{k}`"), closest(k, cell_vars.iter().map(|x| x.name.as_str())).map(|c| format!("did you mean `{c}`?")));
+                d.key(
+                    sd,
+                    &fptr,
+                    "scenario::unknown_var",
+                    format!("cells have no variable `{k}`"),
+                    closest(k, cell_vars.iter().map(|x| x.name.as_str()))
+                        .map(|c| format!("did you mean `{c}`?")),
+                );
                 continue;
             };
             if decl.per_player {
                 let Json::Object(m) = v else {
-                    d.at(sd, &fptr, "scenario::bad_value", format!("`{k}` has one value per player: write {{P: n}}"), None);
+                    d.at(
+                        sd,
+                        &fptr,
+                        "scenario::bad_value",
+                        format!("`{k}` has one value per player: write {{P: n}}"),
+                        None,
+                    );
                     continue;
                 };
                 for (p, x) in m {
                     let Some(pi) = players.iter().position(|q| q == p) else {
-                        d.key(sd, &format!("{fptr}/{}", esc(p)), "scenario::unknown_player", format!("no player `{p}`"), None);
+                        d.key(
+                            sd,
+                            &format!("{fptr}/{}", esc(p)),
+                            "scenario::unknown_player",
+                            format!("no player `{p}`"),
+                            None,
+                        );
                         continue;
                     };
                     match parse_value(decl.ty, x, symbols) {
-                        Some(val) => st.cell_vars[c * cell_slots + decl.slot as usize + pi] = val.encode(),
-                        None => d.at(sd, &format!("{fptr}/{}", esc(p)), "scenario::bad_value", format!("`{k}` takes {} values", decl.ty.name()), None),
+                        Some(val) => {
+                            st.cell_vars[c * cell_slots + decl.slot as usize + pi] = val.encode()
+                        }
+                        None => d.at(
+                            sd,
+                            &format!("{fptr}/{}", esc(p)),
+                            "scenario::bad_value",
+                            format!("`{k}` takes {} values", decl.ty.name()),
+                            None,
+                        ),
                     }
                 }
                 continue;
@@ -852,18 +1360,29 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 Some(val) => {
                     if let (Some(min), Value::Int(i)) = (decl.min, val) {
                         if i < min {
-                            d.at(sd, &fptr, "scenario::bad_value", format!("`{k}` must be at least {min}"), None);
+                            d.at(
+                                sd,
+                                &fptr,
+                                "scenario::bad_value",
+                                format!("`{k}` must be at least {min}"),
+                                None,
+                            );
                         }
                     }
                     st.cell_vars[c * cell_slots + decl.slot as usize] = val.encode();
                 }
                 None => {
                     let hint = match (decl.ty, v) {
-                        (Ty::Row(t), Json::String(s)) => closest(s, tables[t as usize].keys.iter().map(|x| x.as_str())).map(|c| format!("did you mean `{c}`?")),
+                        (Ty::Row(t), Json::String(s)) => {
+                            closest(s, tables[t as usize].keys.iter().map(|x| x.as_str()))
+                                .map(|c| format!("did you mean `{c}`?"))
+                        }
                         _ => None,
                     };
                     let msg = match (decl.ty, v) {
-                        (Ty::Row(t), Json::String(s)) => format!("`{s}` is not a row of table `{}`", tables[t as usize].name),
+                        (Ty::Row(t), Json::String(s)) => {
+                            format!("`{s}` is not a row of table `{}`", tables[t as usize].name)
+                        }
                         _ => format!("`{k}` takes {} values", decl.ty.name()),
                     };
                     d.at(sd, &fptr, "scenario::bad_value", msg, hint);
@@ -872,57 +1391,125 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
     };
     for (i, node) in scen.board.nodes.iter().enumerate() {
-        let Some(Json::String(id)) = node.get("id") else { continue };
+        let Some(Json::String(id)) = node.get("id") else {
+            continue;
+        };
         if let Some(c) = board.find(id) {
-            set_cell_fields(c as usize, node, &format!("/board/nodes/{i}"), &mut st, &mut d, &mut symbols, &["id", "x", "y"]);
+            set_cell_fields(
+                c as usize,
+                node,
+                &format!("/board/nodes/{i}"),
+                &mut st,
+                &mut d,
+                &mut symbols,
+                &["id", "x", "y"],
+            );
         }
     }
     for (layer, rows) in &scen.board.layers {
         let lptr = format!("/board/layers/{}", esc(layer));
         if rows.len() as u32 != board.height() {
-            d.at(sd, &lptr, "scenario::grid_size", format!("layer `{layer}` has {} rows, the board has {}", rows.len(), board.height()), None);
+            d.at(
+                sd,
+                &lptr,
+                "scenario::grid_size",
+                format!(
+                    "layer `{layer}` has {} rows, the board has {}",
+                    rows.len(),
+                    board.height()
+                ),
+                None,
+            );
             continue;
         }
         for (r, line) in rows.iter().enumerate() {
             let tokens: Vec<&str> = line.split_whitespace().collect();
             let rptr = format!("{lptr}/{r}");
             if tokens.len() as u32 != board.width() {
-                d.at(sd, &rptr, "scenario::grid_size", format!("row {} of layer `{layer}` has {} entries, the board is {} wide", r + 1, tokens.len(), board.width()), None);
+                d.at(
+                    sd,
+                    &rptr,
+                    "scenario::grid_size",
+                    format!(
+                        "row {} of layer `{layer}` has {} entries, the board is {} wide",
+                        r + 1,
+                        tokens.len(),
+                        board.width()
+                    ),
+                    None,
+                );
                 continue;
             }
             for (col, tok) in tokens.iter().enumerate() {
-                let Some(c) = board.cell_at(r as u32, col as u32) else { continue };
+                let Some(c) = board.cell_at(r as u32, col as u32) else {
+                    continue;
+                };
                 let mut fields = IndexMap::new();
-                let v = if *tok == "." && layer == "owner" { Json::Null } else { Json::String(tok.to_string()) };
+                let v = if *tok == "." && layer == "owner" {
+                    Json::Null
+                } else {
+                    Json::String(tok.to_string())
+                };
                 fields.insert(layer.clone(), v);
-                set_cell_fields(c as usize, &fields, &rptr, &mut st, &mut d, &mut symbols, &[]);
+                set_cell_fields(
+                    c as usize,
+                    &fields,
+                    &rptr,
+                    &mut st,
+                    &mut d,
+                    &mut symbols,
+                    &[],
+                );
             }
         }
     }
     for (id, fields) in &scen.board.cells {
         let ptr = format!("/board/cells/{}", esc(id));
         match board.find(id) {
-            Some(c) => set_cell_fields(c as usize, fields, &ptr, &mut st, &mut d, &mut symbols, &[]),
-            None => d.key(sd, &ptr, "scenario::unknown_cell", format!("no cell `{id}` on this board"), None),
+            Some(c) => {
+                set_cell_fields(c as usize, fields, &ptr, &mut st, &mut d, &mut symbols, &[])
+            }
+            None => d.key(
+                sd,
+                &ptr,
+                "scenario::unknown_cell",
+                format!("no cell `{id}` on this board"),
+                None,
+            ),
         }
     }
     for (p, vars) in &scen.players {
         let pptr = format!("/players/{}", esc(p));
         let Some(pi) = raw.players.iter().position(|x| x == p) else {
-            d.key(sd, &pptr, "scenario::unknown_player", format!("no player `{p}`"), Some(format!("players: {}", raw.players.join(", "))));
+            d.key(
+                sd,
+                &pptr,
+                "scenario::unknown_player",
+                format!("no player `{p}`"),
+                Some(format!("players: {}", raw.players.join(", "))),
+            );
             continue;
         };
         for (k, v) in vars {
             let vptr = format!("{pptr}/{}", esc(k));
             let Some(decl) = player_vars.iter().find(|x| x.name == *k) else {
-                d.key(sd, &vptr, "scenario::unknown_var", format!("players have no variable `{k}`"), closest(k, player_vars.iter().map(|x| x.name.as_str())).map(|c| format!("did you mean `{c}`?")));
+                d.key(
+                    sd,
+                    &vptr,
+                    "scenario::unknown_var",
+                    format!("players have no variable `{k}`"),
+                    closest(k, player_vars.iter().map(|x| x.name.as_str()))
+                        .map(|c| format!("did you mean `{c}`?")),
+                );
                 continue;
             };
             match parse_value(decl.ty, v, &mut symbols) {
                 Some(val) => st.player_vars[pi * player_slots + decl.slot as usize] = val.encode(),
                 None => {
                     let msg = match (decl.ty, v) {
-                        (Ty::Cell, Json::String(s)) => format!("`{k}` names cell `{s}`, which is not on the board"),
+                        (Ty::Cell, Json::String(s)) => {
+                            format!("`{k}` names cell `{s}`, which is not on the board")
+                        }
                         _ => format!("`{k}` takes {} values", decl.ty.name()),
                     };
                     d.at(sd, &vptr, "scenario::bad_value", msg, None);
@@ -935,7 +1522,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (i, u) in scen.units.iter().enumerate() {
         let uptr = format!("/units/{i}");
         let Some(t) = unit_table else {
-            d.at(sd, &uptr, "scenario::no_units", "this ruleset declares no units", None);
+            d.at(
+                sd,
+                &uptr,
+                "scenario::no_units",
+                "this ruleset declares no units",
+                None,
+            );
             break;
         };
         let table = &tables[t as usize];
@@ -943,28 +1536,65 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let owner = raw.players.iter().position(|p| *p == u.owner);
         let at = board.find(&u.at);
         if kind.is_none() {
-            d.at(sd, &format!("{uptr}/type"), "scenario::unknown_unit_type", format!("no unit type `{}`", u.kind), closest(&u.kind, table.keys.iter().map(|s| s.as_str())).map(|c| format!("did you mean `{c}`?")));
+            d.at(
+                sd,
+                &format!("{uptr}/type"),
+                "scenario::unknown_unit_type",
+                format!("no unit type `{}`", u.kind),
+                closest(&u.kind, table.keys.iter().map(|s| s.as_str()))
+                    .map(|c| format!("did you mean `{c}`?")),
+            );
         }
         if owner.is_none() {
-            d.at(sd, &format!("{uptr}/owner"), "scenario::unknown_player", format!("no player `{}`", u.owner), None);
+            d.at(
+                sd,
+                &format!("{uptr}/owner"),
+                "scenario::unknown_player",
+                format!("no player `{}`", u.owner),
+                None,
+            );
         }
         match at {
-            None => d.at(sd, &format!("{uptr}/at"), "scenario::off_board", format!("cell `{}` is not on the board", u.at), None),
+            None => d.at(
+                sd,
+                &format!("{uptr}/at"),
+                "scenario::off_board",
+                format!("cell `{}` is not on the board", u.at),
+                None,
+            ),
             Some(c) if st.occupant[c as usize] != NO_UNIT => {
                 let other = st.units[st.occupant[c as usize] as usize].id.clone();
-                d.at(sd, &format!("{uptr}/at"), "scenario::occupied", format!("cell `{}` already holds unit `{other}`", u.at), Some("one unit per cell".into()));
+                d.at(
+                    sd,
+                    &format!("{uptr}/at"),
+                    "scenario::occupied",
+                    format!("cell `{}` already holds unit `{other}`", u.at),
+                    Some("one unit per cell".into()),
+                );
             }
             _ => {}
         }
         if !unit_ids.insert(u.id.clone()) {
-            d.at(sd, &format!("{uptr}/id"), "scenario::duplicate_id", format!("unit id `{}` is used twice", u.id), None);
+            d.at(
+                sd,
+                &format!("{uptr}/id"),
+                "scenario::duplicate_id",
+                format!("unit id `{}` is used twice", u.id),
+                None,
+            );
         }
         if let (Some(kind), Some(owner), Some(at)) = (kind, owner, at) {
             if st.occupant[at as usize] != NO_UNIT {
                 continue;
             }
             let idx = st.units.len() as u32;
-            st.units.push(crate::model::state::UnitState { id: Arc::from(u.id.as_str()), kind, owner: owner as u8, at, alive: true });
+            st.units.push(crate::model::state::UnitState {
+                id: Arc::from(u.id.as_str()),
+                kind,
+                owner: owner as u8,
+                at,
+                alive: true,
+            });
             st.units_created[owner] += 1;
             for v in &unit_vars {
                 st.unit_vars.push(v.initial.encode());
@@ -976,9 +1606,21 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                             let i = idx as usize * unit_slots + decl.slot as usize;
                             st.unit_vars[i] = val.encode();
                         }
-                        None => d.at(sd, &format!("{uptr}/vars/{}", esc(k)), "scenario::bad_value", format!("`{k}` takes {} values", decl.ty.name()), None),
+                        None => d.at(
+                            sd,
+                            &format!("{uptr}/vars/{}", esc(k)),
+                            "scenario::bad_value",
+                            format!("`{k}` takes {} values", decl.ty.name()),
+                            None,
+                        ),
                     },
-                    None => d.key(sd, &format!("{uptr}/vars/{}", esc(k)), "scenario::unknown_var", format!("units have no variable `{k}`"), None),
+                    None => d.key(
+                        sd,
+                        &format!("{uptr}/vars/{}", esc(k)),
+                        "scenario::unknown_var",
+                        format!("units have no variable `{k}`"),
+                        None,
+                    ),
                 }
             }
             st.occupant[at as usize] = idx;
@@ -1022,7 +1664,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         cell_slots,
         unit_slots,
         unit_table,
-        unit_ids: raw.units.as_ref().map_or_else(|| "{owner}-{n}".into(), |u| u.ids.clone()),
+        unit_ids: raw
+            .units
+            .as_ref()
+            .map_or_else(|| "{owner}-{n}".into(), |u| u.ids.clone()),
         wire_key: raw.wire.discriminator.clone(),
         wire_aliases,
         wire_ignore: raw.wire.ignore.clone(),
@@ -1089,17 +1734,35 @@ fn line_col_offset(text: &str, line: usize, col: usize) -> usize {
     text.len()
 }
 
-fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d: &mut Diags) -> Option<Board> {
+fn build_board(
+    rb: &RawBoard,
+    scen: &RawScenario,
+    rd: &YamlDoc,
+    sd: &YamlDoc,
+    d: &mut Diags,
+) -> Option<Board> {
     let ids = |d: &mut Diags| -> Option<IdScheme> {
         let Some(i) = &rb.ids else {
-            d.at(rd, "/board", "ruleset::bad_board", "grid boards need `ids: {first, rows, cols}`", Some("for example ids: {first: row, rows: letters, cols: numbers}".into()));
+            d.at(
+                rd,
+                "/board",
+                "ruleset::bad_board",
+                "grid boards need `ids: {first, rows, cols}`",
+                Some("for example ids: {first: row, rows: letters, cols: numbers}".into()),
+            );
             return None;
         };
         let label = |s: &str, key: &str, d: &mut Diags| match s {
             "letters" => Some(Label::Letters),
             "numbers" => Some(Label::Numbers),
             _ => {
-                d.at(rd, &format!("/board/ids/{key}"), "ruleset::bad_board", "labels are `letters` or `numbers`", None);
+                d.at(
+                    rd,
+                    &format!("/board/ids/{key}"),
+                    "ruleset::bad_board",
+                    "labels are `letters` or `numbers`",
+                    None,
+                );
                 None
             }
         };
@@ -1107,18 +1770,34 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
             "row" => Axis::Row,
             "col" => Axis::Col,
             _ => {
-                d.at(rd, "/board/ids/first", "ruleset::bad_board", "`first` is `row` or `col`", None);
+                d.at(
+                    rd,
+                    "/board/ids/first",
+                    "ruleset::bad_board",
+                    "`first` is `row` or `col`",
+                    None,
+                );
                 return None;
             }
         };
-        Some(IdScheme { first, rows: label(&i.rows, "rows", d)?, cols: label(&i.cols, "cols", d)? })
+        Some(IdScheme {
+            first,
+            rows: label(&i.rows, "rows", d)?,
+            cols: label(&i.cols, "cols", d)?,
+        })
     };
     let sb = &scen.board;
     let grid_size = |d: &mut Diags| -> Option<(u32, u32)> {
         match (sb.width, sb.height) {
             (Some(w), Some(h)) if w >= 1 && h >= 1 => Some((w, h)),
             _ => {
-                d.at(sd, "/board", "scenario::grid_size", "a grid scenario needs `width` and `height` of at least 1", None);
+                d.at(
+                    sd,
+                    "/board",
+                    "scenario::grid_size",
+                    "a grid scenario needs `width` and `height` of at least 1",
+                    None,
+                );
                 None
             }
         }
@@ -1131,38 +1810,75 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
                 match n.get("id") {
                     Some(Json::String(id)) => {
                         if let Some(first) = idx.get(id) {
-                            d.at(sd, &format!("/board/nodes/{i}/id"), "scenario::duplicate_id", format!("node id `{id}` is used twice"), Some(format!("first used by node {first}")));
+                            d.at(
+                                sd,
+                                &format!("/board/nodes/{i}/id"),
+                                "scenario::duplicate_id",
+                                format!("node id `{id}` is used twice"),
+                                Some(format!("first used by node {first}")),
+                            );
                             continue;
                         }
                         idx.insert(id.clone(), names.len());
                         names.push(id.clone());
                     }
-                    _ => d.at(sd, &format!("/board/nodes/{i}"), "scenario::missing_id", "every node needs an `id`", None),
+                    _ => d.at(
+                        sd,
+                        &format!("/board/nodes/{i}"),
+                        "scenario::missing_id",
+                        "every node needs an `id`",
+                        None,
+                    ),
                 }
             }
             let mut edges = Vec::new();
             for (i, e) in sb.edges.iter().enumerate() {
                 if e.len() != 2 {
-                    d.at(sd, &format!("/board/edges/{i}"), "scenario::bad_edge", "an edge is a pair of node ids: [a, b]", None);
+                    d.at(
+                        sd,
+                        &format!("/board/edges/{i}"),
+                        "scenario::bad_edge",
+                        "an edge is a pair of node ids: [a, b]",
+                        None,
+                    );
                     continue;
                 }
                 let mut ends = Vec::new();
                 for (j, n) in e.iter().enumerate() {
                     match idx.get(n) {
                         Some(k) => ends.push(*k as u32),
-                        None => d.at(sd, &format!("/board/edges/{i}/{j}"), "scenario::unknown_node", format!("edge names unknown node `{n}`"), closest(n, names.iter().map(|s| s.as_str())).map(|c| format!("did you mean `{c}`?"))),
+                        None => d.at(
+                            sd,
+                            &format!("/board/edges/{i}/{j}"),
+                            "scenario::unknown_node",
+                            format!("edge names unknown node `{n}`"),
+                            closest(n, names.iter().map(|s| s.as_str()))
+                                .map(|c| format!("did you mean `{c}`?")),
+                        ),
                     }
                 }
                 if ends.len() == 2 {
                     if ends[0] == ends[1] {
-                        d.at(sd, &format!("/board/edges/{i}"), "scenario::bad_edge", format!("edge joins `{}` to itself", e[0]), None);
+                        d.at(
+                            sd,
+                            &format!("/board/edges/{i}"),
+                            "scenario::bad_edge",
+                            format!("edge joins `{}` to itself", e[0]),
+                            None,
+                        );
                     } else {
                         edges.push((ends[0], ends[1]));
                     }
                 }
             }
             if names.is_empty() {
-                d.at(sd, "/board", "scenario::no_cells", "a graph scenario needs at least one node under `nodes`", None);
+                d.at(
+                    sd,
+                    "/board",
+                    "scenario::no_cells",
+                    "a graph scenario needs at least one node under `nodes`",
+                    None,
+                );
                 return None;
             }
             Board::graph(names, &edges).map_err(|e| e.to_string())
@@ -1172,7 +1888,13 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
                 None | Some("odd_r") => HexLayout::OddR,
                 Some("even_r") => HexLayout::EvenR,
                 Some(o) => {
-                    d.at(rd, "/board/layout", "ruleset::bad_board", format!("unknown hex layout `{o}`"), Some("use odd_r or even_r".into()));
+                    d.at(
+                        rd,
+                        "/board/layout",
+                        "ruleset::bad_board",
+                        format!("unknown hex layout `{o}`"),
+                        Some("use odd_r or even_r".into()),
+                    );
                     HexLayout::OddR
                 }
             };
@@ -1186,7 +1908,13 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
             Board::square(w, h, rb.diagonal, ids).map_err(|e| e.to_string())
         }
         o => {
-            d.at(rd, "/board/topology", "ruleset::bad_board", format!("unknown topology `{o}`"), Some("use graph, hex or square".into()));
+            d.at(
+                rd,
+                "/board/topology",
+                "ruleset::bad_board",
+                format!("unknown topology `{o}`"),
+                Some("use graph, hex or square".into()),
+            );
             return None;
         }
     };
@@ -1194,8 +1922,23 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
         Ok(b) => {
             if rb.require_connected && !b.is_connected() {
                 let comps = b.components();
-                let names: Vec<String> = comps.iter().skip(1).flat_map(|c| c.iter().map(|x| b.id(*x).to_string())).take(8).collect();
-                d.at(sd, "/board", "scenario::disconnected", format!("the map is not connected: {} cannot be reached from {}", names.join(", "), b.id(comps[0][0])), Some("add edges joining every part of the map".into()));
+                let names: Vec<String> = comps
+                    .iter()
+                    .skip(1)
+                    .flat_map(|c| c.iter().map(|x| b.id(*x).to_string()))
+                    .take(8)
+                    .collect();
+                d.at(
+                    sd,
+                    "/board",
+                    "scenario::disconnected",
+                    format!(
+                        "the map is not connected: {} cannot be reached from {}",
+                        names.join(", "),
+                        b.id(comps[0][0])
+                    ),
+                    Some("add edges joining every part of the map".into()),
+                );
             }
             Some(b)
         }
@@ -1207,17 +1950,36 @@ fn build_board(rb: &RawBoard, scen: &RawScenario, rd: &YamlDoc, sd: &YamlDoc, d:
 }
 
 /// Compiles the resolution steps of a simultaneous phase.
-fn resolve_steps(list: &[Json], base: &str, c: &mut Compiler, cell_vars: &[VarDecl], rd: &YamlDoc, d: &mut Diags) -> (Vec<ResolveStep>, Option<FlowVars>) {
+fn resolve_steps(
+    list: &[Json],
+    base: &str,
+    c: &mut Compiler,
+    cell_vars: &[VarDecl],
+    rd: &YamlDoc,
+    d: &mut Diags,
+) -> (Vec<ResolveStep>, Option<FlowVars>) {
     let mut steps = Vec::new();
     let mut fv = None;
     for (i, item) in list.iter().enumerate() {
         let ptr = format!("{base}/resolve/{i}");
         let Json::Object(m) = item else {
-            d.at(rd, &ptr, "ruleset::resolve", "a resolution step is a mapping such as `{step: depart}`", None);
+            d.at(
+                rd,
+                &ptr,
+                "ruleset::resolve",
+                "a resolution step is a mapping such as `{step: depart}`",
+                None,
+            );
             continue;
         };
         let Some(Json::String(step)) = m.get("step") else {
-            d.at(rd, &ptr, "ruleset::resolve", "a resolution step needs `step: <name>`", None);
+            d.at(
+                rd,
+                &ptr,
+                "ruleset::resolve",
+                "a resolution step needs `step: <name>`",
+                None,
+            );
             continue;
         };
         let mut num = |key: &str, d: &mut Diags, c: &mut Compiler| -> Option<Value> {
@@ -1230,13 +1992,29 @@ fn resolve_steps(list: &[Json], base: &str, c: &mut Compiler, cell_vars: &[VarDe
                 }
             }
         };
-        let text = |key: &str, default: &str| m.get(key).and_then(|v| v.as_str()).unwrap_or(default).to_string();
+        let text = |key: &str, default: &str| {
+            m.get(key)
+                .and_then(|v| v.as_str())
+                .unwrap_or(default)
+                .to_string()
+        };
         let prob = |v: Option<Value>, key: &str, d: &mut Diags, positive: bool| -> f64 {
             match v.and_then(|v| v.as_f64()) {
                 Some(p) if (0.0..=1.0).contains(&p) && (!positive || p > 0.0) => p,
                 _ => {
-                    let range = if positive { "more than 0 and at most 1" } else { "between 0 and 1" };
-                    d.at(rd, &format!("{ptr}/{key}"), "ruleset::resolve", format!("`{key}` must be a probability {range}"), Some("a zero chance here would let a procedure never end".into()).filter(|_| positive));
+                    let range = if positive {
+                        "more than 0 and at most 1"
+                    } else {
+                        "between 0 and 1"
+                    };
+                    d.at(
+                        rd,
+                        &format!("{ptr}/{key}"),
+                        "ruleset::resolve",
+                        format!("`{key}` must be a probability {range}"),
+                        Some("a zero chance here would let a procedure never end".into())
+                            .filter(|_| positive),
+                    );
                     0.5
                 }
             }
@@ -1247,14 +2025,26 @@ fn resolve_steps(list: &[Json], base: &str, c: &mut Compiler, cell_vars: &[VarDe
                 match name.and_then(|n| cell_vars.iter().find(|v| v.name == n)) {
                     Some(v) => Some((v.slot, v.name.clone())),
                     None => {
-                        d.at(rd, &format!("{ptr}/{key}"), "ruleset::resolve", format!("`{key}` must name a cell variable"), None);
+                        d.at(
+                            rd,
+                            &format!("{ptr}/{key}"),
+                            "ruleset::resolve",
+                            format!("`{key}` must name a cell variable"),
+                            None,
+                        );
                         None
                     }
                 }
             };
-            let (count, outgoing, incoming) = (var("count", d), var("outgoing", d), var("incoming", d));
+            let (count, outgoing, incoming) =
+                (var("count", d), var("outgoing", d), var("incoming", d));
             if let (Some(count), Some(outgoing), Some(incoming)) = (count, outgoing, incoming) {
-                fv = Some(FlowVars { count: count.0, count_name: count.1, outgoing: outgoing.0, incoming: incoming.0 });
+                fv = Some(FlowVars {
+                    count: count.0,
+                    count_name: count.1,
+                    outgoing: outgoing.0,
+                    incoming: incoming.0,
+                });
             }
             continue;
         }
@@ -1264,21 +2054,40 @@ fn resolve_steps(list: &[Json], base: &str, c: &mut Compiler, cell_vars: &[VarDe
             "arrive_neutral" => {
                 let chance = prob(num("chance", d, c), "chance", d, false);
                 let hit = prob(num("contest_hit", d, c), "contest_hit", d, true);
-                ResolveStep::ArriveNeutral { chance, hit, event: text("event", "expansion"), contest_event: text("contest_event", "combat") }
+                ResolveStep::ArriveNeutral {
+                    chance,
+                    hit,
+                    event: text("event", "expansion"),
+                    contest_event: text("contest_event", "combat"),
+                }
             }
             "arrive_hostile" => {
                 let hit = prob(num("hit", d, c), "hit", d, true);
                 let first = text("first", "defender");
-                ResolveStep::ArriveHostile { hit, defender_first: first == "defender", event: text("event", "combat") }
+                ResolveStep::ArriveHostile {
+                    hit,
+                    defender_first: first == "defender",
+                    event: text("event", "combat"),
+                }
             }
-            "cap" => ResolveStep::Cap { max: num("max", d, c).and_then(|v| v.as_int()).unwrap_or(i64::MAX) },
+            "cap" => ResolveStep::Cap {
+                max: num("max", d, c)
+                    .and_then(|v| v.as_int())
+                    .unwrap_or(i64::MAX),
+            },
             "grow" => ResolveStep::Grow {
                 amount: num("amount", d, c).and_then(|v| v.as_int()).unwrap_or(1),
-                max: num("max", d, c).and_then(|v| v.as_int()).unwrap_or(i64::MAX),
+                max: num("max", d, c)
+                    .and_then(|v| v.as_int())
+                    .unwrap_or(i64::MAX),
                 event: text("event", "growth"),
             },
             "effects" => {
-                let list = m.get("do").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+                let list = m
+                    .get("do")
+                    .and_then(|v| v.as_array())
+                    .cloned()
+                    .unwrap_or_default();
                 let mut errs = Vec::new();
                 let stmts = c.effects(&list, &format!("{ptr}/do"), &mut errs);
                 d.effects(rd, errs);

@@ -17,6 +17,8 @@ pub struct Catalog<'a> {
     pub unit_vars: &'a [VarDecl],
     pub unit_table: Option<u16>,
     pub script_fns: &'a [(String, usize)],
+    /// Grid size (0 for graphs), readable as `board.width` and `board.height`.
+    pub board_size: (u32, u32),
 }
 
 /// An error inside one expression: byte offset in the expression text, message and hint.
@@ -57,11 +59,19 @@ pub struct Compiler<'a, 'b> {
 type R<T> = Result<T, ExprError>;
 
 fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
-    Err(ExprError { pos, message: message.into(), hint: None })
+    Err(ExprError {
+        pos,
+        message: message.into(),
+        hint: None,
+    })
 }
 
 fn err_hint<T>(pos: usize, message: impl Into<String>, hint: impl Into<String>) -> R<T> {
-    Err(ExprError { pos, message: message.into(), hint: Some(hint.into()) })
+    Err(ExprError {
+        pos,
+        message: message.into(),
+        hint: Some(hint.into()),
+    })
 }
 
 /// The closest candidate by edit distance, for "did you mean" hints.
@@ -106,7 +116,15 @@ fn json_to_const(v: &Json, symbols: &mut Symbols) -> Option<(Value, Ty)> {
 
 impl<'a, 'b> Compiler<'a, 'b> {
     pub fn new(cat: &'a Catalog<'a>, symbols: &'b mut Symbols, has_me: bool) -> Self {
-        Compiler { cat, symbols, names: Vec::new(), elems: Vec::new(), next_slot: 0, max_slot: 0, has_me }
+        Compiler {
+            cat,
+            symbols,
+            names: Vec::new(),
+            elems: Vec::new(),
+            next_slot: 0,
+            max_slot: 0,
+            has_me,
+        }
     }
 
     /// Number of local slots this block needs.
@@ -129,7 +147,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     pub fn bind(&mut self, name: &str, ty: Ty) -> u16 {
         let slot = self.alloc();
-        self.names.push(Binding { name: name.to_string(), slot, ty });
+        self.names.push(Binding {
+            name: name.to_string(),
+            slot,
+            ty,
+        });
         slot
     }
 
@@ -149,23 +171,37 @@ impl<'a, 'b> Compiler<'a, 'b> {
             Json::String(s) => self.text_expr(s),
             other => match json_to_const(other, self.symbols) {
                 Some((v, t)) => Ok((Expr::Const(v), t)),
-                None => err(0, "expected an expression (text, number or boolean), found a list or mapping"),
+                None => err(
+                    0,
+                    "expected an expression (text, number or boolean), found a list or mapping",
+                ),
             },
         }
     }
 
     pub fn text_expr(&mut self, text: &str) -> R<(Expr, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+        let node = expr::parse(text).map_err(|e| ExprError {
+            pos: e.pos,
+            message: e.message,
+            hint: None,
+        })?;
         self.expr(&node)
     }
 
     pub fn json_set(&mut self, v: &Json) -> R<SetExpr> {
         match v {
             Json::String(s) => {
-                let node = expr::parse(s).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+                let node = expr::parse(s).map_err(|e| ExprError {
+                    pos: e.pos,
+                    message: e.message,
+                    hint: None,
+                })?;
                 self.set(&node)
             }
-            _ => err(0, "expected a set expression such as `cells where owner == me`"),
+            _ => err(
+                0,
+                "expected a set expression such as `cells where owner == me`",
+            ),
         }
     }
 
@@ -173,7 +209,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
     pub fn json_cond(&mut self, v: &Json) -> R<Expr> {
         let (e, t) = self.json_expr(v)?;
         if t != Ty::Bool {
-            return err(0, format!("expected a condition (true/false), this is {}", t.name()));
+            return err(
+                0,
+                format!("expected a condition (true/false), this is {}", t.name()),
+            );
         }
         Ok(e)
     }
@@ -214,9 +253,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             Ast::Binary(op, a, b) => self.binary(op, a, b, pos),
             Ast::Call(f, args) => self.call(f, args, pos),
-            Ast::Where(..) => {
-                err_hint(pos, "a set is not a value here", "wrap it: count(...), sum(..., value), any(...) or first(...)")
-            }
+            Ast::Where(..) => err_hint(
+                pos,
+                "a set is not a value here",
+                "wrap it: count(...), sum(..., value), any(...) or first(...)",
+            ),
         }
     }
 
@@ -227,7 +268,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
         if name == "it" {
             return match self.elems.last() {
                 Some(&(slot, ty)) => Ok((Expr::Local(slot), ty)),
-                None => err(pos, "`it` is only defined inside `where` filters and predicates"),
+                None => err(
+                    pos,
+                    "`it` is only defined inside `where` filters and predicates",
+                ),
             };
         }
         if let Some(&(slot, ty)) = self.elems.last() {
@@ -253,10 +297,12 @@ impl<'a, 'b> Compiler<'a, 'b> {
             return Ok((Expr::Const(Value::Player(i as u8)), Ty::Player));
         }
         let mut known: Vec<&str> = self.names.iter().map(|b| b.name.as_str()).collect();
-        known.extend(["me", "opponent", "turn", "ply", "points", "round", "settings", "it"]);
+        known.extend([
+            "me", "opponent", "turn", "ply", "points", "round", "settings", "it",
+        ]);
         let hint = match closest(name, known.iter().copied()) {
             Some(c) => format!("did you mean `{c}`?"),
-            None => "names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME".into(),
+            None => format!("names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME; to write text, quote it: '{name}'"),
         };
         err_hint(pos, format!("unknown name `{name}`"), hint)
     }
@@ -283,7 +329,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         format!("index it with a player: {field}[me]"),
                     ),
                     Some(d) => Ok((Expr::CellVar(b, d.slot, d.ty), d.ty)),
-                    None => self.unknown_field("cell", field, pos, self.cat.cell_vars, &["owner", "id", "row", "col", "unit", "empty"]),
+                    None => self.unknown_field(
+                        "cell",
+                        field,
+                        pos,
+                        self.cat.cell_vars,
+                        &["owner", "id", "row", "col", "unit", "empty"],
+                    ),
                 },
             },
             Ty::Unit => match field {
@@ -296,7 +348,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 },
                 _ => match Self::var_field(self.cat.unit_vars, field) {
                     Some(d) => Ok((Expr::UnitVar(b, d.slot, d.ty), d.ty)),
-                    None => self.unknown_field("unit", field, pos, self.cat.unit_vars, &["owner", "at", "id", "type"]),
+                    None => self.unknown_field(
+                        "unit",
+                        field,
+                        pos,
+                        self.cat.unit_vars,
+                        &["owner", "at", "id", "type"],
+                    ),
                 },
             },
             Ty::Player => match field {
@@ -314,12 +372,17 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 match table.column(field) {
                     Some(c) => Ok((Expr::RowCol(b, t, c), table.columns[c as usize].1)),
                     None => {
-                        let names: Vec<&str> = table.columns.iter().map(|(c, _)| c.as_str()).collect();
+                        let names: Vec<&str> =
+                            table.columns.iter().map(|(c, _)| c.as_str()).collect();
                         let hint = match closest(field, names.iter().copied()) {
                             Some(c) => format!("did you mean `{c}`?"),
                             None => format!("columns of `{}`: {}", table.name, names.join(", ")),
                         };
-                        err_hint(pos, format!("table `{}` has no column `{field}`", table.name), hint)
+                        err_hint(
+                            pos,
+                            format!("table `{}` has no column `{field}`", table.name),
+                            hint,
+                        )
                     }
                 }
             }
@@ -327,7 +390,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
     }
 
-    fn unknown_field<T>(&self, what: &str, field: &str, pos: usize, decls: &[VarDecl], builtins: &[&str]) -> R<T> {
+    fn unknown_field<T>(
+        &self,
+        what: &str,
+        field: &str,
+        pos: usize,
+        decls: &[VarDecl],
+        builtins: &[&str],
+    ) -> R<T> {
         let mut names: Vec<&str> = decls.iter().map(|d| d.name.as_str()).collect();
         names.extend(builtins);
         let hint = match closest(field, names.iter().copied()) {
@@ -339,6 +409,23 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     fn field(&mut self, base: &Node, field: &str, pos: usize) -> R<(Expr, Ty)> {
         if let Ast::Name(n) = &base.ast {
+            if n == "board" && !self.names.iter().any(|b| b.name == "board") {
+                return match field {
+                    "width" => Ok((
+                        Expr::Const(Value::Int(self.cat.board_size.0 as i64)),
+                        Ty::Int,
+                    )),
+                    "height" => Ok((
+                        Expr::Const(Value::Int(self.cat.board_size.1 as i64)),
+                        Ty::Int,
+                    )),
+                    _ => err_hint(
+                        pos,
+                        format!("the board has no field `{field}`"),
+                        "board fields: width, height",
+                    ),
+                };
+            }
             if n == "settings" && !self.names.iter().any(|b| b.name == "settings") {
                 return match self.cat.settings.get(field) {
                     Some(v) => match json_to_const(v, self.symbols) {
@@ -346,10 +433,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         None => err(pos, format!("setting `{field}` is not a scalar")),
                     },
                     None => {
-                        let hint = match closest(field, self.cat.settings.keys().map(|s| s.as_str())) {
-                            Some(c) => format!("did you mean `{c}`?"),
-                            None => "declare it under `settings:`".into(),
-                        };
+                        let hint =
+                            match closest(field, self.cat.settings.keys().map(|s| s.as_str())) {
+                                Some(c) => format!("did you mean `{c}`?"),
+                                None => "declare it under `settings:`".into(),
+                            };
                         err_hint(pos, format!("unknown setting `{field}`"), hint)
                     }
                 };
@@ -364,11 +452,22 @@ impl<'a, 'b> Compiler<'a, 'b> {
         let implicit;
         let (cell, var): (&Node, &String) = match &base.ast {
             Ast::Field(cell, var) => (cell, var),
-            Ast::Name(var) if matches!(self.elems.last(), Some((_, Ty::Cell))) && !self.names.iter().any(|b| b.name == *var) => {
-                implicit = Node { ast: Ast::Name("it".into()), pos: base.pos };
+            Ast::Name(var)
+                if matches!(self.elems.last(), Some((_, Ty::Cell)))
+                    && !self.names.iter().any(|b| b.name == *var) =>
+            {
+                implicit = Node {
+                    ast: Ast::Name("it".into()),
+                    pos: base.pos,
+                };
                 (&implicit, var)
             }
-            _ => return err(pos, "only per-player cell variables can be indexed, as in `cell.var[player]`"),
+            _ => {
+                return err(
+                    pos,
+                    "only per-player cell variables can be indexed, as in `cell.var[player]`",
+                )
+            }
         };
         {
             let (c, cty) = self.expr(cell)?;
@@ -379,13 +478,22 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     }
                     let (p, pty) = self.expr(index)?;
                     if pty != Ty::Player {
-                        return err(index.pos, format!("index `{var}` with a player, not {}", pty.name()));
+                        return err(
+                            index.pos,
+                            format!("index `{var}` with a player, not {}", pty.name()),
+                        );
                     }
-                    return Ok((Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty), d.ty));
+                    return Ok((
+                        Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty),
+                        d.ty,
+                    ));
                 }
             }
         }
-        err(pos, "only per-player cell variables can be indexed, as in `cell.var[player]`")
+        err(
+            pos,
+            "only per-player cell variables can be indexed, as in `cell.var[player]`",
+        )
     }
 
     fn binary(&mut self, op: &str, a: &Node, b: &Node, pos: usize) -> R<(Expr, Ty)> {
@@ -396,7 +504,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
         match op {
             "+" | "-" | "*" | "/" | "%" => {
                 if !ta.is_numeric() || !tb.is_numeric() {
-                    return err(pos, format!("`{op}` needs numbers, found {} and {}", ta.name(), tb.name()));
+                    return err(
+                        pos,
+                        format!(
+                            "`{op}` needs numbers, found {} and {}",
+                            ta.name(),
+                            tb.name()
+                        ),
+                    );
                 }
                 let o = match op {
                     "+" => BinOp::Add,
@@ -405,12 +520,23 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     "/" => BinOp::Div,
                     _ => BinOp::Rem,
                 };
-                let ty = if ta == Ty::Float || tb == Ty::Float { Ty::Float } else { Ty::Int };
+                let ty = if ta == Ty::Float || tb == Ty::Float {
+                    Ty::Float
+                } else {
+                    Ty::Int
+                };
                 Ok((fold_or(bin(o)), ty))
             }
             "<" | "<=" | ">" | ">=" => {
                 if !ta.is_numeric() || !tb.is_numeric() {
-                    return err(pos, format!("`{op}` compares numbers, found {} and {}", ta.name(), tb.name()));
+                    return err(
+                        pos,
+                        format!(
+                            "`{op}` compares numbers, found {} and {}",
+                            ta.name(),
+                            tb.name()
+                        ),
+                    );
                 }
                 let o = match op {
                     "<" => BinOp::Lt,
@@ -431,17 +557,36 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     self.check_key(tb, &ea, a.pos)?;
                     return Ok((Expr::KeyEq(eq, Box::new(eb), Box::new(ea)), Ty::Bool));
                 }
-                let compatible = ta == tb || ta == Ty::Nothing || tb == Ty::Nothing || (ta.is_numeric() && tb.is_numeric());
+                let compatible = ta == tb
+                    || ta == Ty::Nothing
+                    || tb == Ty::Nothing
+                    || (ta.is_numeric() && tb.is_numeric());
                 if !compatible {
-                    return err(pos, format!("cannot compare {} with {}", ta.name(), tb.name()));
+                    return err(
+                        pos,
+                        format!("cannot compare {} with {}", ta.name(), tb.name()),
+                    );
                 }
-                Ok((fold_or(bin(if eq { BinOp::Eq } else { BinOp::Ne })), Ty::Bool))
+                Ok((
+                    fold_or(bin(if eq { BinOp::Eq } else { BinOp::Ne })),
+                    Ty::Bool,
+                ))
             }
             "and" | "or" => {
                 if ta != Ty::Bool || tb != Ty::Bool {
-                    return err(pos, format!("`{op}` joins conditions, found {} and {}", ta.name(), tb.name()));
+                    return err(
+                        pos,
+                        format!(
+                            "`{op}` joins conditions, found {} and {}",
+                            ta.name(),
+                            tb.name()
+                        ),
+                    );
                 }
-                Ok((bin(if op == "and" { BinOp::And } else { BinOp::Or }), Ty::Bool))
+                Ok((
+                    bin(if op == "and" { BinOp::And } else { BinOp::Or }),
+                    Ty::Bool,
+                ))
             }
             "??" => {
                 let ty = if ta == Ty::Nothing { tb } else { ta };
@@ -453,7 +598,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     /// A literal compared with a row or player must be one of its keys: catches typos at analysis.
     fn check_key(&mut self, ty: Ty, lit: &Expr, pos: usize) -> R<()> {
-        let Expr::Const(Value::Text(sym)) = lit else { return Ok(()) };
+        let Expr::Const(Value::Text(sym)) = lit else {
+            return Ok(());
+        };
         let text = self.symbols.name(*sym).to_string();
         match ty {
             Ty::Row(t) => {
@@ -463,12 +610,20 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         Some(c) => format!("did you mean '{c}'?"),
                         None => format!("rows: {}", table.keys.join(", ")),
                     };
-                    return err_hint(pos, format!("table `{}` has no row '{text}'", table.name), hint);
+                    return err_hint(
+                        pos,
+                        format!("table `{}` has no row '{text}'", table.name),
+                        hint,
+                    );
                 }
             }
             Ty::Player => {
                 if !self.cat.players.iter().any(|p| *p == text) {
-                    return err_hint(pos, format!("no player '{text}'"), format!("players: {}", self.cat.players.join(", ")));
+                    return err_hint(
+                        pos,
+                        format!("no player '{text}'"),
+                        format!("players: {}", self.cat.players.join(", ")),
+                    );
                 }
             }
             _ => {}
@@ -478,7 +633,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     fn args(&mut self, f: &str, args: &[Node], n: usize, pos: usize) -> R<Vec<(Expr, Ty)>> {
         if args.len() != n {
-            return err(pos, format!("`{f}` takes {n} argument(s), found {}", args.len()));
+            return err(
+                pos,
+                format!("`{f}` takes {n} argument(s), found {}", args.len()),
+            );
         }
         args.iter().map(|a| self.expr(a)).collect()
     }
@@ -488,20 +646,38 @@ impl<'a, 'b> Compiler<'a, 'b> {
         if ok {
             Ok(())
         } else {
-            err(pos, format!("`{f}` expects {} here, found {}", want.name(), got.name()))
+            err(
+                pos,
+                format!("`{f}` expects {} here, found {}", want.name(), got.name()),
+            )
         }
     }
 
     fn call(&mut self, f: &str, args: &[Node], pos: usize) -> R<(Expr, Ty)> {
-        let simple = |b: Builtin, v: Vec<(Expr, Ty)>| Expr::Call(b, v.into_iter().map(|(e, _)| e).collect());
+        let simple =
+            |b: Builtin, v: Vec<(Expr, Ty)>| Expr::Call(b, v.into_iter().map(|(e, _)| e).collect());
         match f {
             "min" | "max" => {
                 let v = self.args(f, args, 2, pos)?;
                 if !v[0].1.is_numeric() || !v[1].1.is_numeric() {
                     return err(pos, format!("`{f}` needs numbers"));
                 }
-                let ty = if v[0].1 == Ty::Float || v[1].1 == Ty::Float { Ty::Float } else { Ty::Int };
-                Ok((fold_or(simple(if f == "min" { Builtin::Min } else { Builtin::Max }, v)), ty))
+                let ty = if v[0].1 == Ty::Float || v[1].1 == Ty::Float {
+                    Ty::Float
+                } else {
+                    Ty::Int
+                };
+                Ok((
+                    fold_or(simple(
+                        if f == "min" {
+                            Builtin::Min
+                        } else {
+                            Builtin::Max
+                        },
+                        v,
+                    )),
+                    ty,
+                ))
             }
             "abs" => {
                 let v = self.args(f, args, 1, pos)?;
@@ -516,7 +692,17 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 if !v[0].1.is_numeric() {
                     return err(pos, format!("`{f}` needs a number"));
                 }
-                Ok((fold_or(simple(if f == "floor" { Builtin::Floor } else { Builtin::Ceil }, v)), Ty::Int))
+                Ok((
+                    fold_or(simple(
+                        if f == "floor" {
+                            Builtin::Floor
+                        } else {
+                            Builtin::Ceil
+                        },
+                        v,
+                    )),
+                    Ty::Int,
+                ))
             }
             "float" => {
                 let v = self.args(f, args, 1, pos)?;
@@ -570,7 +756,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             "sum" => {
                 if args.len() != 2 {
-                    return err(pos, "`sum` takes a set and a value: sum(units where owner == me, type.cost)");
+                    return err(
+                        pos,
+                        "`sum` takes a set and a value: sum(units where owner == me, type.cost)",
+                    );
                 }
                 let s = self.set(&args[0])?;
                 self.elems.push((s.slot, s.elem));
@@ -597,26 +786,68 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 self.pop_elem();
                 let (pred, tp) = r?;
                 if tp != Ty::Bool {
-                    return err(args[3].pos, "the passability test must be a condition on `it`");
+                    return err(
+                        args[3].pos,
+                        "the passability test must be a condition on `it`",
+                    );
                 }
                 Ok((
-                    Expr::Steps { from: Box::new(from), to: Box::new(to), max: Box::new(max), slot, pred: Box::new(pred) },
+                    Expr::Steps {
+                        from: Box::new(from),
+                        to: Box::new(to),
+                        max: Box::new(max),
+                        slot,
+                        pred: Box::new(pred),
+                    },
                     Ty::Int,
                 ))
             }
-            "player" => err_hint(pos, "`player(...)` is not a function", "compare with a text instead: owner == 'P1'"),
+            "player" => {
+                let v = self.args(f, args, 1, pos)?;
+                if !matches!(v[0].1, Ty::Text | Ty::Nothing) {
+                    return err(args[0].pos, "`player` takes a player id as text");
+                }
+                Ok((simple(Builtin::PlayerNamed, v), Ty::Player))
+            }
             _ => {
                 if let Some(i) = self.cat.script_fns.iter().position(|(n, _)| n == f) {
                     let arity = self.cat.script_fns[i].1;
                     if arity != args.len() {
-                        return err(pos, format!("script function `{f}` takes {arity} argument(s), found {}", args.len()));
+                        return err(
+                            pos,
+                            format!(
+                                "script function `{f}` takes {arity} argument(s), found {}",
+                                args.len()
+                            ),
+                        );
                     }
-                    let v: Vec<Expr> = args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect::<R<_>>()?;
+                    let v: Vec<Expr> = args
+                        .iter()
+                        .map(|a| self.expr(a).map(|(e, _)| e))
+                        .collect::<R<_>>()?;
                     return Ok((Expr::Script(i as u16, v), Ty::Int));
                 }
                 let mut names = vec![
-                    "min", "max", "abs", "floor", "ceil", "float", "has", "adjacent", "distance", "line_of_sight",
-                    "midpoint", "random", "coin", "chance", "count", "any", "first", "sum", "steps",
+                    "min",
+                    "max",
+                    "abs",
+                    "floor",
+                    "ceil",
+                    "float",
+                    "has",
+                    "adjacent",
+                    "distance",
+                    "line_of_sight",
+                    "midpoint",
+                    "random",
+                    "coin",
+                    "chance",
+                    "count",
+                    "any",
+                    "first",
+                    "sum",
+                    "steps",
+                    "player",
                 ];
                 names.extend(self.cat.script_fns.iter().map(|(n, _)| n.as_str()));
                 let hint = match closest(f, names.iter().copied()) {
@@ -634,7 +865,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
             Ast::Where(base, cond) => {
                 let mut s = self.set(base)?;
                 if s.filter.is_some() {
-                    return err(n.pos, "only one `where` per set: join conditions with `and`");
+                    return err(
+                        n.pos,
+                        "only one `where` per set: join conditions with `and`",
+                    );
                 }
                 self.elems.push((s.slot, s.elem));
                 let r = self.expr(cond);
@@ -644,7 +878,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     return err(cond.pos, "a `where` filter must be a condition");
                 }
                 // `S where it == x` over a whole collection is the single element x: no scan needed.
-                if let (SetSource::Cells | SetSource::Units | SetSource::Players, Expr::Bin(BinOp::Eq, a, b)) = (&s.source, &c) {
+                if let (
+                    SetSource::Cells | SetSource::Units | SetSource::Players,
+                    Expr::Bin(BinOp::Eq, a, b),
+                ) = (&s.source, &c)
+                {
                     for (elem, other) in [(a, b), (b, a)] {
                         if matches!(**elem, Expr::Local(x) if x == s.slot) {
                             let mut used = Vec::new();
@@ -661,7 +899,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
             _ => {
                 let (source, elem) = self.set_source(n)?;
                 let slot = self.alloc();
-                Ok(SetExpr { source, slot, filter: None, elem })
+                Ok(SetExpr {
+                    source,
+                    slot,
+                    filter: None,
+                    elem,
+                    scan: Default::default(),
+                })
             }
         }
     }
@@ -729,7 +973,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     /// Compiles an assignment target such as `to.forces[me]`, `me.gold`, `unit.fortified` or a `let` name.
     pub fn place(&mut self, text: &str) -> R<(Place, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError { pos: e.pos, message: e.message, hint: None })?;
+        let node = expr::parse(text).map_err(|e| ExprError {
+            pos: e.pos,
+            message: e.message,
+            hint: None,
+        })?;
         match self.expr(&node)? {
             (Expr::Local(s), t) => {
                 if self.elems.iter().any(|(slot, _)| *slot == s) {
@@ -748,7 +996,12 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     /// Compiles an effect list. Problems are collected with pointers relative to the list.
-    pub fn effects(&mut self, list: &[Json], base: &str, errors: &mut Vec<EffectError>) -> Vec<Stmt> {
+    pub fn effects(
+        &mut self,
+        list: &[Json],
+        base: &str,
+        errors: &mut Vec<EffectError>,
+    ) -> Vec<Stmt> {
         let mut out = Vec::new();
         for (i, item) in list.iter().enumerate() {
             let ptr = format!("{base}/{i}");
@@ -761,11 +1014,22 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     fn effect(&mut self, item: &Json, ptr: &str, errors: &mut Vec<EffectError>) -> Option<Stmt> {
         let fail = |errors: &mut Vec<EffectError>, p: String, e: ExprError| {
-            errors.push(EffectError { pointer: p, error: e });
+            errors.push(EffectError {
+                pointer: p,
+                error: e,
+            });
             None
         };
         let Json::Object(map) = item else {
-            return fail(errors, ptr.into(), ExprError { pos: 0, message: "an effect is a mapping such as `{add: {me.gold: 1}}`".into(), hint: None });
+            return fail(
+                errors,
+                ptr.into(),
+                ExprError {
+                    pos: 0,
+                    message: "an effect is a mapping such as `{add: {me.gold: 1}}`".into(),
+                    hint: None,
+                },
+            );
         };
         let esc = super::yaml::pointer_escape;
         let key_ptr = |k: &str| format!("{ptr}/{}", esc(k));
@@ -789,16 +1053,36 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
         for k in map.keys() {
             if !allowed.is_empty() && !allowed.contains(&k.as_str()) {
-                return fail(errors, key_ptr(k), ExprError { pos: 0, message: format!("unexpected key `{k}` in this effect"), hint: Some(format!("allowed: {}", allowed.join(", "))) });
+                return fail(
+                    errors,
+                    key_ptr(k),
+                    ExprError {
+                        pos: 0,
+                        message: format!("unexpected key `{k}` in this effect"),
+                        hint: Some(format!("allowed: {}", allowed.join(", "))),
+                    },
+                );
             }
         }
         let (kind, body) = map.iter().next()?;
-        let kind = if allowed.is_empty() { kind.as_str() } else { allowed[0] };
+        let kind = if allowed.is_empty() {
+            kind.as_str()
+        } else {
+            allowed[0]
+        };
         let body = if allowed.is_empty() { body } else { &map[kind] };
         match kind {
             "let" => {
                 let Json::Object(m) = body else {
-                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`let` takes a mapping of names to expressions".into(), hint: None });
+                    return fail(
+                        errors,
+                        key_ptr(kind),
+                        ExprError {
+                            pos: 0,
+                            message: "`let` takes a mapping of names to expressions".into(),
+                            hint: None,
+                        },
+                    );
                 };
                 let mut stmts = Vec::new();
                 for (name, v) in m {
@@ -821,7 +1105,15 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     _ => AssignOp::Sub,
                 };
                 let Json::Object(m) = body else {
-                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: format!("`{kind}` takes a mapping of targets to expressions"), hint: None });
+                    return fail(
+                        errors,
+                        key_ptr(kind),
+                        ExprError {
+                            pos: 0,
+                            message: format!("`{kind}` takes a mapping of targets to expressions"),
+                            hint: None,
+                        },
+                    );
                 };
                 let mut stmts = Vec::new();
                 for (target, v) in m {
@@ -829,18 +1121,42 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     let place = match self.place(target) {
                         Ok(p) => p,
                         Err(e) => {
-                            fail(errors, vptr, ExprError { pos: usize::MAX, ..e });
+                            fail(
+                                errors,
+                                vptr,
+                                ExprError {
+                                    pos: usize::MAX,
+                                    ..e
+                                },
+                            );
                             continue;
                         }
                     };
                     match self.json_expr(v) {
                         Ok((e, t)) => {
                             let ok = match op {
-                                AssignOp::Set => t == place.1 || t == Ty::Nothing || (place.1 == Ty::Float && t == Ty::Int) || (t == Ty::Text && matches!(place.1, Ty::Row(_))),
+                                AssignOp::Set => {
+                                    t == place.1
+                                        || t == Ty::Nothing
+                                        || (place.1 == Ty::Float && t == Ty::Int)
+                                        || (t == Ty::Text && matches!(place.1, Ty::Row(_)))
+                                }
                                 _ => place.1.is_numeric() && t.is_numeric(),
                             };
                             if !ok {
-                                fail(errors, vptr, ExprError { pos: 0, message: format!("cannot {kind} {} to `{target}` of type {}", t.name(), place.1.name()), hint: None });
+                                fail(
+                                    errors,
+                                    vptr,
+                                    ExprError {
+                                        pos: 0,
+                                        message: format!(
+                                            "cannot {kind} {} to `{target}` of type {}",
+                                            t.name(),
+                                            place.1.name()
+                                        ),
+                                        hint: None,
+                                    },
+                                );
                                 continue;
                             }
                             stmts.push(Stmt::Assign(place.0, op, e));
@@ -854,10 +1170,26 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             "emit" => {
                 let Json::Object(m) = body else {
-                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`emit` takes a mapping with `type` and fields".into(), hint: None });
+                    return fail(
+                        errors,
+                        key_ptr(kind),
+                        ExprError {
+                            pos: 0,
+                            message: "`emit` takes a mapping with `type` and fields".into(),
+                            hint: None,
+                        },
+                    );
                 };
                 let Some(Json::String(ty)) = m.get("type") else {
-                    return fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`emit` needs `type: <event name>`".into(), hint: None });
+                    return fail(
+                        errors,
+                        key_ptr(kind),
+                        ExprError {
+                            pos: 0,
+                            message: "`emit` needs `type: <event name>`".into(),
+                            hint: None,
+                        },
+                    );
                 };
                 let mut fields = Vec::new();
                 for (name, v) in m {
@@ -871,7 +1203,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         }
                     }
                 }
-                Some(Stmt::Emit(EmitSpec { kind: ty.clone(), fields }))
+                Some(Stmt::Emit(EmitSpec {
+                    kind: ty.clone(),
+                    fields,
+                }))
             }
             "if" => {
                 let cond = match self.json_cond(body) {
@@ -880,12 +1215,32 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 };
                 let then = match map.get("then") {
                     Some(Json::Array(l)) => self.effects(l, &key_ptr("then"), errors),
-                    _ => return fail(errors, ptr.into(), ExprError { pos: 0, message: "`if` needs `then:` with a list of effects".into(), hint: None }),
+                    _ => {
+                        return fail(
+                            errors,
+                            ptr.into(),
+                            ExprError {
+                                pos: 0,
+                                message: "`if` needs `then:` with a list of effects".into(),
+                                hint: None,
+                            },
+                        )
+                    }
                 };
                 let els = match map.get("else") {
                     Some(Json::Array(l)) => self.effects(l, &key_ptr("else"), errors),
                     None => Vec::new(),
-                    _ => return fail(errors, key_ptr("else"), ExprError { pos: 0, message: "`else` takes a list of effects".into(), hint: None }),
+                    _ => {
+                        return fail(
+                            errors,
+                            key_ptr("else"),
+                            ExprError {
+                                pos: 0,
+                                message: "`else` takes a list of effects".into(),
+                                hint: None,
+                            },
+                        )
+                    }
                 };
                 Some(Stmt::If(cond, then, els))
             }
@@ -894,19 +1249,39 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes one `name: set`, as in `for: {u: units where owner == me}`".into(), hint: None });
                 };
                 if m.len() != 1 {
-                    return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes exactly one `name: set`".into(), hint: None });
+                    return fail(
+                        errors,
+                        key_ptr("for"),
+                        ExprError {
+                            pos: 0,
+                            message: "`for` takes exactly one `name: set`".into(),
+                            hint: None,
+                        },
+                    );
                 }
                 let (name, set) = m.iter().next()?;
                 let s = match self.json_set(set) {
                     Ok(s) => s,
                     Err(e) => return fail(errors, format!("{}/{}", key_ptr("for"), esc(name)), e),
                 };
-                self.names.push(Binding { name: name.clone(), slot: s.slot, ty: s.elem });
+                self.names.push(Binding {
+                    name: name.clone(),
+                    slot: s.slot,
+                    ty: s.elem,
+                });
                 let body = match map.get("do") {
                     Some(Json::Array(l)) => self.effects(l, &key_ptr("do"), errors),
                     _ => {
                         self.names.pop();
-                        return fail(errors, ptr.into(), ExprError { pos: 0, message: "`for` needs `do:` with a list of effects".into(), hint: None });
+                        return fail(
+                            errors,
+                            ptr.into(),
+                            ExprError {
+                                pos: 0,
+                                message: "`for` needs `do:` with a list of effects".into(),
+                                hint: None,
+                            },
+                        );
                     }
                 };
                 self.names.pop();
@@ -919,42 +1294,119 @@ impl<'a, 'b> Compiler<'a, 'b> {
             "win" => {
                 let p = match self.json_expr(body) {
                     Ok((e, Ty::Player)) => e,
-                    Ok((_, t)) => return fail(errors, key_ptr("win"), ExprError { pos: 0, message: format!("`win` names a player, found {}", t.name()), hint: None }),
+                    Ok((_, t)) => {
+                        return fail(
+                            errors,
+                            key_ptr("win"),
+                            ExprError {
+                                pos: 0,
+                                message: format!("`win` names a player, found {}", t.name()),
+                                hint: None,
+                            },
+                        )
+                    }
                     Err(e) => return fail(errors, key_ptr("win"), e),
                 };
                 let reason = match map.get("reason") {
                     Some(Json::String(r)) => r.clone(),
-                    _ => return fail(errors, ptr.into(), ExprError { pos: 0, message: "`win` needs `reason: <code>`".into(), hint: None }),
+                    _ => {
+                        return fail(
+                            errors,
+                            ptr.into(),
+                            ExprError {
+                                pos: 0,
+                                message: "`win` needs `reason: <code>`".into(),
+                                hint: None,
+                            },
+                        )
+                    }
                 };
                 Some(Stmt::Win(p, reason))
             }
             "draw" => match body {
                 Json::String(r) => Some(Stmt::Draw(r.clone())),
-                _ => fail(errors, key_ptr(kind), ExprError { pos: 0, message: "`draw` takes a reason code".into(), hint: None }),
+                _ => fail(
+                    errors,
+                    key_ptr(kind),
+                    ExprError {
+                        pos: 0,
+                        message: "`draw` takes a reason code".into(),
+                        hint: None,
+                    },
+                ),
             },
             "end_turn" => Some(Stmt::EndTurn),
             "destroy_unit" => match self.json_expr(body) {
                 Ok((e, Ty::Unit)) => Some(Stmt::DestroyUnit(e)),
-                Ok((_, t)) => fail(errors, key_ptr(kind), ExprError { pos: 0, message: format!("`destroy_unit` takes a unit, found {}", t.name()), hint: None }),
+                Ok((_, t)) => fail(
+                    errors,
+                    key_ptr(kind),
+                    ExprError {
+                        pos: 0,
+                        message: format!("`destroy_unit` takes a unit, found {}", t.name()),
+                        hint: None,
+                    },
+                ),
                 Err(e) => fail(errors, key_ptr(kind), e),
             },
             "create_unit" => self.create_unit(body, &key_ptr(kind), errors),
-            other => fail(errors, key_ptr(other), ExprError {
-                pos: 0,
-                message: format!("unknown effect `{other}`"),
-                hint: closest(other, ["let", "set", "add", "sub", "emit", "if", "for", "eval", "win", "draw", "end_turn", "create_unit", "destroy_unit"]).map(|c| format!("did you mean `{c}`?")),
-            }),
+            other => fail(
+                errors,
+                key_ptr(other),
+                ExprError {
+                    pos: 0,
+                    message: format!("unknown effect `{other}`"),
+                    hint: closest(
+                        other,
+                        [
+                            "let",
+                            "set",
+                            "add",
+                            "sub",
+                            "emit",
+                            "if",
+                            "for",
+                            "eval",
+                            "win",
+                            "draw",
+                            "end_turn",
+                            "create_unit",
+                            "destroy_unit",
+                        ],
+                    )
+                    .map(|c| format!("did you mean `{c}`?")),
+                },
+            ),
         }
     }
 
-    fn create_unit(&mut self, body: &Json, ptr: &str, errors: &mut Vec<EffectError>) -> Option<Stmt> {
+    fn create_unit(
+        &mut self,
+        body: &Json,
+        ptr: &str,
+        errors: &mut Vec<EffectError>,
+    ) -> Option<Stmt> {
         let esc = super::yaml::pointer_escape;
         let mut fail = |p: String, m: String| {
-            errors.push(EffectError { pointer: p, error: ExprError { pos: 0, message: m, hint: None } });
+            errors.push(EffectError {
+                pointer: p,
+                error: ExprError {
+                    pos: 0,
+                    message: m,
+                    hint: None,
+                },
+            });
             None
         };
-        let Json::Object(m) = body else { return fail(ptr.into(), "`create_unit` takes type, owner, at, and optionally vars and as".into()) };
-        let Some(table) = self.cat.unit_table else { return fail(ptr.into(), "this ruleset declares no units".into()) };
+        let Json::Object(m) = body else {
+            return fail(
+                ptr.into(),
+                "`create_unit` takes type, owner, at, and optionally vars and as".into(),
+            );
+        };
+        let Some(table) = self.cat.unit_table else {
+            return fail(ptr.into(), "this ruleset declares no units".into());
+        };
         let mut get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
             let v = m.get(k)?;
             match this.json_expr(v) {
@@ -966,18 +1418,28 @@ impl<'a, 'b> Compiler<'a, 'b> {
         let owner = get("owner", Ty::Player, self);
         let at = get("at", Ty::Cell, self);
         let (Some(kind), Some(owner), Some(at)) = (kind, owner, at) else {
-            return fail(ptr.into(), "`create_unit` needs `type` (a unit type), `owner` (a player) and `at` (a cell)".into());
+            return fail(
+                ptr.into(),
+                "`create_unit` needs `type` (a unit type), `owner` (a player) and `at` (a cell)"
+                    .into(),
+            );
         };
         let mut init = Vec::new();
         if let Some(Json::Object(vars)) = m.get("vars") {
             for (name, v) in vars {
                 let Some(d) = self.cat.unit_vars.iter().find(|d| d.name == *name).cloned() else {
-                    return fail(format!("{ptr}/vars/{}", esc(name)), format!("units have no variable `{name}`"));
+                    return fail(
+                        format!("{ptr}/vars/{}", esc(name)),
+                        format!("units have no variable `{name}`"),
+                    );
                 };
                 match self.json_expr(v) {
                     Ok((e, _)) => init.push((d.slot, d.ty, e)),
                     Err(e) => {
-                        errors.push(EffectError { pointer: format!("{ptr}/vars/{}", esc(name)), error: e });
+                        errors.push(EffectError {
+                            pointer: format!("{ptr}/vars/{}", esc(name)),
+                            error: e,
+                        });
                         return None;
                     }
                 }
@@ -987,7 +1449,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
             Some(Json::String(n)) => Some(self.bind(n, Ty::Unit)),
             _ => None,
         };
-        Some(Stmt::CreateUnit { kind, owner, at, init, bind })
+        Some(Stmt::CreateUnit {
+            kind,
+            owner,
+            at,
+            init,
+            bind,
+        })
     }
 }
 

@@ -45,7 +45,8 @@ enum Tok {
 }
 
 const OPS: [&str; 19] = [
-    "??", "==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",",
+    "??", "==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[",
+    "]", ",",
 ];
 
 fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
@@ -73,7 +74,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
             }
             let text: String = src[start..i].chars().filter(|c| *c != '_').collect();
             let tok = if is_float {
-                Tok::Float(text.parse().map_err(|_| SyntaxError { pos: start, message: "bad number".into() })?)
+                Tok::Float(text.parse().map_err(|_| SyntaxError {
+                    pos: start,
+                    message: "bad number".into(),
+                })?)
             } else {
                 Tok::Int(text.parse().map_err(|_| SyntaxError {
                     pos: start,
@@ -96,7 +100,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
                 i += 1;
             }
             if i >= bytes.len() {
-                return Err(SyntaxError { pos: start, message: "unterminated string".into() });
+                return Err(SyntaxError {
+                    pos: start,
+                    message: "unterminated string".into(),
+                });
             }
             out.push((Tok::Str(src[start + 1..i].to_string()), start));
             i += 1;
@@ -113,7 +120,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
             continue;
         }
         let ch = src[i..].chars().next().unwrap_or('?');
-        return Err(SyntaxError { pos: start, message: format!("unexpected character '{ch}'") });
+        return Err(SyntaxError {
+            pos: start,
+            message: format!("unexpected character '{ch}'"),
+        });
     }
     out.push((Tok::End, src.len()));
     Ok(out)
@@ -126,11 +136,17 @@ struct Parser {
 
 /// Parses one expression.
 pub fn parse(src: &str) -> Result<Node, SyntaxError> {
-    let mut p = Parser { toks: lex(src)?, at: 0 };
+    let mut p = Parser {
+        toks: lex(src)?,
+        at: 0,
+    };
     let node = p.expr(0)?;
     match p.peek() {
         Tok::End => Ok(node),
-        t => Err(SyntaxError { pos: p.pos(), message: format!("unexpected {} after the expression", describe(t)) }),
+        t => Err(SyntaxError {
+            pos: p.pos(),
+            message: format!("unexpected {} after the expression", describe(t)),
+        }),
     }
 }
 
@@ -172,20 +188,29 @@ impl Parser {
             self.bump();
             Ok(())
         } else {
-            Err(SyntaxError { pos: self.pos(), message: format!("expected '{o}', found {}", describe(self.peek())) })
+            Err(SyntaxError {
+                pos: self.pos(),
+                message: format!("expected '{o}', found {}", describe(self.peek())),
+            })
         }
     }
 
     fn expr(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         if depth > MAX_DEPTH {
-            return Err(SyntaxError { pos: self.pos(), message: "expression nested too deeply".into() });
+            return Err(SyntaxError {
+                pos: self.pos(),
+                message: "expression nested too deeply".into(),
+            });
         }
         let left = self.coalesce(depth)?;
         if self.is_word("where") {
             let pos = self.pos();
             self.bump();
             let cond = self.expr(depth + 1)?;
-            return Ok(Node { ast: Ast::Where(Box::new(left), Box::new(cond)), pos });
+            return Ok(Node {
+                ast: Ast::Where(Box::new(left), Box::new(cond)),
+                pos,
+            });
         }
         Ok(left)
     }
@@ -196,7 +221,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let right = self.or(depth)?;
-            left = Node { ast: Ast::Binary("??".into(), Box::new(left), Box::new(right)), pos };
+            left = Node {
+                ast: Ast::Binary("??".into(), Box::new(left), Box::new(right)),
+                pos,
+            };
         }
         Ok(left)
     }
@@ -207,7 +235,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let right = self.and(depth)?;
-            left = Node { ast: Ast::Binary("or".into(), Box::new(left), Box::new(right)), pos };
+            left = Node {
+                ast: Ast::Binary("or".into(), Box::new(left), Box::new(right)),
+                pos,
+            };
         }
         Ok(left)
     }
@@ -218,7 +249,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let right = self.not(depth)?;
-            left = Node { ast: Ast::Binary("and".into(), Box::new(left), Box::new(right)), pos };
+            left = Node {
+                ast: Ast::Binary("and".into(), Box::new(left), Box::new(right)),
+                pos,
+            };
         }
         Ok(left)
     }
@@ -228,7 +262,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let inner = self.not(depth + 1)?;
-            return Ok(Node { ast: Ast::Not(Box::new(inner)), pos });
+            return Ok(Node {
+                ast: Ast::Not(Box::new(inner)),
+                pos,
+            });
         }
         self.cmp(depth)
     }
@@ -240,7 +277,10 @@ impl Parser {
                 let pos = self.pos();
                 self.bump();
                 let right = self.sum(depth)?;
-                return Ok(Node { ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)), pos });
+                return Ok(Node {
+                    ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)),
+                    pos,
+                });
             }
         }
         Ok(left)
@@ -259,7 +299,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let right = self.product(depth)?;
-            left = Node { ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)), pos };
+            left = Node {
+                ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)),
+                pos,
+            };
         }
     }
 
@@ -278,7 +321,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let right = self.unary(depth)?;
-            left = Node { ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)), pos };
+            left = Node {
+                ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)),
+                pos,
+            };
         }
     }
 
@@ -287,7 +333,10 @@ impl Parser {
             let pos = self.pos();
             self.bump();
             let inner = self.unary(depth + 1)?;
-            return Ok(Node { ast: Ast::Neg(Box::new(inner)), pos });
+            return Ok(Node {
+                ast: Ast::Neg(Box::new(inner)),
+                pos,
+            });
         }
         self.postfix(depth)
     }
@@ -299,15 +348,31 @@ impl Parser {
                 self.bump();
                 let (tok, pos) = self.bump();
                 match tok {
-                    Tok::Ident(name) => node = Node { ast: Ast::Field(Box::new(node), name), pos },
-                    t => return Err(SyntaxError { pos, message: format!("expected a field name after '.', found {}", describe(&t)) }),
+                    Tok::Ident(name) => {
+                        node = Node {
+                            ast: Ast::Field(Box::new(node), name),
+                            pos,
+                        }
+                    }
+                    t => {
+                        return Err(SyntaxError {
+                            pos,
+                            message: format!(
+                                "expected a field name after '.', found {}",
+                                describe(&t)
+                            ),
+                        })
+                    }
                 }
             } else if self.is_op("[") {
                 let pos = self.pos();
                 self.bump();
                 let index = self.expr(depth + 1)?;
                 self.expect("]")?;
-                node = Node { ast: Ast::Index(Box::new(node), Box::new(index)), pos };
+                node = Node {
+                    ast: Ast::Index(Box::new(node), Box::new(index)),
+                    pos,
+                };
             } else {
                 return Ok(node);
             }
@@ -347,7 +412,12 @@ impl Parser {
                 self.expect(")")?;
                 return Ok(inner);
             }
-            t => return Err(SyntaxError { pos, message: format!("expected a value, found {}", describe(&t)) }),
+            t => {
+                return Err(SyntaxError {
+                    pos,
+                    message: format!("expected a value, found {}", describe(&t)),
+                })
+            }
         };
         Ok(Node { ast, pos })
     }
@@ -370,7 +440,10 @@ mod tests {
             Ast::Neg(x) => format!("(-{})", show(x)),
             Ast::Not(x) => format!("(not {})", show(x)),
             Ast::Binary(o, a, b) => format!("({} {o} {})", show(a), show(b)),
-            Ast::Call(f, args) => format!("{f}({})", args.iter().map(show).collect::<Vec<_>>().join(", ")),
+            Ast::Call(f, args) => format!(
+                "{f}({})",
+                args.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
             Ast::Where(s, c) => format!("({} where {})", show(s), show(c)),
         }
     }
@@ -399,7 +472,7 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
-        let text = "(".repeat(500) + "1" + &")".repeat(500);
+        let text = format!("{}1{}", "(".repeat(500), ")".repeat(500));
         assert!(parse(&text).is_err());
     }
 

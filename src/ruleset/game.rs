@@ -75,7 +75,10 @@ impl Table {
         self.keys.iter().position(|k| k == key).map(|i| i as u16)
     }
     pub fn column(&self, name: &str) -> Option<u16> {
-        self.columns.iter().position(|(c, _)| c == name).map(|i| i as u16)
+        self.columns
+            .iter()
+            .position(|(c, _)| c == name)
+            .map(|i| i as u16)
     }
 }
 
@@ -89,6 +92,8 @@ pub struct ParamSpec {
     pub invalid: String,
     /// Where legal values come from (and the reason when a value is not among them).
     pub source: Option<(SetExpr, String)>,
+    /// Test the source after the checks instead of before.
+    pub source_last: bool,
     pub min: Option<(Expr, String)>,
     pub max: Option<(Expr, String)>,
     pub checks: Vec<Check>,
@@ -146,10 +151,25 @@ pub enum Submission {
 pub enum ResolveStep {
     Depart,
     ArriveFriendly,
-    ArriveNeutral { chance: f64, event: String, contest_event: String, hit: f64 },
-    ArriveHostile { hit: f64, defender_first: bool, event: String },
-    Cap { max: i64 },
-    Grow { amount: i64, max: i64, event: String },
+    ArriveNeutral {
+        chance: f64,
+        event: String,
+        contest_event: String,
+        hit: f64,
+    },
+    ArriveHostile {
+        hit: f64,
+        defender_first: bool,
+        event: String,
+    },
+    Cap {
+        max: i64,
+    },
+    Grow {
+        amount: i64,
+        max: i64,
+        event: String,
+    },
     Effects(Vec<Stmt>),
 }
 
@@ -188,11 +208,20 @@ pub enum CheckPoint {
 #[derive(Debug, Clone)]
 pub enum VictoryRule {
     /// A player wins when it owns every cell of its target set (evaluated with `me` = that player).
-    Control { cells: SetExpr, check: CheckPoint, reason: String },
+    Control {
+        cells: SetExpr,
+        check: CheckPoint,
+        reason: String,
+    },
     /// A player without living units loses; both without is a draw.
     Elimination { check: CheckPoint, reason: String },
     /// When the condition holds after a turn, rank players by each key in turn; equal on all keys is a draw.
-    Limit { when: Expr, rank: Vec<Expr>, report: Vec<(String, Expr)>, reason: String },
+    Limit {
+        when: Expr,
+        rank: Vec<Expr>,
+        report: Vec<(String, Expr)>,
+        reason: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -260,13 +289,19 @@ pub struct Game {
 
 impl Game {
     pub fn player_index(&self, id: &str) -> Option<PlayerIdx> {
-        self.players.iter().position(|p| p == id).map(|i| i as PlayerIdx)
+        self.players
+            .iter()
+            .position(|p| p == id)
+            .map(|i| i as PlayerIdx)
     }
     pub fn action_index(&self, wire: &str) -> Option<u16> {
         if let Some(i) = self.actions.iter().position(|a| a.name == wire) {
             return Some(i as u16);
         }
-        self.wire_aliases.iter().find(|(a, _)| a == wire).map(|(_, i)| *i)
+        self.wire_aliases
+            .iter()
+            .find(|(a, _)| a == wire)
+            .map(|(_, i)| *i)
     }
     pub fn unit_table(&self) -> Option<&Table> {
         self.unit_table.map(|t| &self.tables[t as usize])

@@ -47,6 +47,8 @@ pub enum Builtin {
     Coin,
     Chance,
     Float,
+    /// The player whose id is the given text, or none.
+    PlayerNamed,
 }
 
 /// A compiled expression.
@@ -125,6 +127,19 @@ pub struct SetExpr {
     pub slot: u16,
     pub filter: Option<Expr>,
     pub elem: Ty,
+    /// Planned by `plan`: a natively tested pre-filter over cells, applied before `filter`.
+    pub scan: CellScan,
+}
+
+/// Natively evaluated parts of a cell filter, found by the planner.
+#[derive(Clone, Debug, Default)]
+pub struct CellScan {
+    /// Conditions on data that never changes during a match: the matching cells are computed once.
+    pub fixed: Option<Expr>,
+    /// `owner == x` (or `!=` when the flag is false).
+    pub owner: Option<(bool, Expr)>,
+    /// `empty` (true) or `not empty` (false).
+    pub empty: Option<bool>,
 }
 
 /// A writable location.
@@ -182,7 +197,9 @@ impl Expr {
         let mut pure = true;
         self.visit(&mut |e| match e {
             Expr::Local(s) => out.push(*s),
-            Expr::Script(..) | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _) => pure = false,
+            Expr::Script(..) | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _) => {
+                pure = false
+            }
             _ => {}
         });
         pure
@@ -191,10 +208,24 @@ impl Expr {
     fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Neg(a) | Expr::Not(a) | Expr::CellOwner(a) | Expr::CellId(a) | Expr::CellRow(a) | Expr::CellCol(a)
-            | Expr::CellUnit(a) | Expr::CellEmpty(a) | Expr::CellVar(a, ..) | Expr::PlayerId(a) | Expr::PlayerVar(a, ..)
-            | Expr::UnitOwner(a) | Expr::UnitAt(a) | Expr::UnitType(a) | Expr::UnitId(a) | Expr::UnitVar(a, ..)
-            | Expr::RowKey(a) | Expr::RowCol(a, ..) => a.visit(f),
+            Expr::Neg(a)
+            | Expr::Not(a)
+            | Expr::CellOwner(a)
+            | Expr::CellId(a)
+            | Expr::CellRow(a)
+            | Expr::CellCol(a)
+            | Expr::CellUnit(a)
+            | Expr::CellEmpty(a)
+            | Expr::CellVar(a, ..)
+            | Expr::PlayerId(a)
+            | Expr::PlayerVar(a, ..)
+            | Expr::UnitOwner(a)
+            | Expr::UnitAt(a)
+            | Expr::UnitType(a)
+            | Expr::UnitId(a)
+            | Expr::UnitVar(a, ..)
+            | Expr::RowKey(a)
+            | Expr::RowCol(a, ..) => a.visit(f),
             Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) | Expr::CellVarOf(a, _, b, _) => {
                 a.visit(f);
                 b.visit(f);
@@ -205,7 +236,13 @@ impl Expr {
                 s.visit(f);
                 e.visit(f);
             }
-            Expr::Steps { from, to, max, pred, .. } => {
+            Expr::Steps {
+                from,
+                to,
+                max,
+                pred,
+                ..
+            } => {
                 from.visit(f);
                 to.visit(f);
                 max.visit(f);
@@ -224,7 +261,9 @@ impl SetExpr {
                 a.visit(f);
                 b.visit(f);
             }
-            SetSource::Reachable { from, max, pred, .. } => {
+            SetSource::Reachable {
+                from, max, pred, ..
+            } => {
                 from.visit(f);
                 max.visit(f);
                 pred.visit(f);

@@ -76,9 +76,17 @@ pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option
     if p.is_file() {
         return Some(p);
     }
-    let file = if arg.ends_with(".yaml") { arg.to_string() } else { format!("{arg}.yaml") };
+    let file = if arg.ends_with(".yaml") {
+        arg.to_string()
+    } else {
+        format!("{arg}.yaml")
+    };
     let mut candidates = Vec::new();
-    if let Some(project) = ruleset_path.parent().and_then(|d| d.parent()).and_then(|d| d.parent()) {
+    if let Some(project) = ruleset_path
+        .parent()
+        .and_then(|d| d.parent())
+        .and_then(|d| d.parent())
+    {
         candidates.push(project.join("scenarios").join(ruleset_id).join(&file));
     }
     if let Some(dir) = ruleset_path.parent() {
@@ -94,21 +102,37 @@ pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option
 pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Ok(Arc::new(SourceFile { name: path.display().to_string(), text })),
-            Err(_) => Err(Diagnostic::error("io::not_utf8", format!("{} is not UTF-8 text", path.display()))),
+            Ok(text) => Ok(Arc::new(SourceFile {
+                name: path.display().to_string(),
+                text,
+            })),
+            Err(_) => Err(Diagnostic::error(
+                "io::not_utf8",
+                format!("{} is not UTF-8 text", path.display()),
+            )),
         },
-        Err(e) => Err(Diagnostic::error("io::unreadable", format!("cannot read {}: {e}", path.display()))),
+        Err(e) => Err(Diagnostic::error(
+            "io::unreadable",
+            format!("cannot read {}: {e}", path.display()),
+        )),
     }
 }
 
 /// Parses `K=V` where V is YAML.
 pub fn parse_override(kv: &str) -> Result<(String, Json), String> {
-    let Some((k, v)) = kv.split_once('=') else { return Err(format!("`{kv}` is not KEY=VALUE")) };
+    let Some((k, v)) = kv.split_once('=') else {
+        return Err(format!("`{kv}` is not KEY=VALUE"));
+    };
     let k = k.trim();
     if k.is_empty() || k.split('.').any(|s| s.is_empty()) {
-        return Err(format!("`{k}` is not a dotted path such as settings.turnLimit"));
+        return Err(format!(
+            "`{k}` is not a dotted path such as settings.turnLimit"
+        ));
     }
-    let src = Arc::new(SourceFile { name: "--set".into(), text: v.to_string() });
+    let src = Arc::new(SourceFile {
+        name: "--set".into(),
+        text: v.to_string(),
+    });
     match yaml::parse(src) {
         Ok(doc) => Ok((k.to_string(), doc.value)),
         Err(_) => Ok((k.to_string(), Json::String(v.to_string()))),
@@ -121,7 +145,10 @@ fn apply_overrides(doc: &mut YamlDoc, overrides: &[(String, Json)]) -> Vec<Diagn
     for (path, value) in overrides {
         let parts: Vec<&str> = path.split('.').collect();
         if !set_path(&mut doc.value, &parts, value) {
-            problems.push(Diagnostic::error("set::bad_path", format!("--set {path}: the path goes through a value that is not a mapping")));
+            problems.push(Diagnostic::error(
+                "set::bad_path",
+                format!("--set {path}: the path goes through a value that is not a mapping"),
+            ));
         }
     }
     problems
@@ -135,17 +162,24 @@ fn set_path(node: &mut Json, parts: &[&str], value: &Json) -> bool {
             m.insert(last.to_string(), value.clone());
             true
         }
-        [first, rest @ ..] => set_path(m.entry(first.to_string()).or_insert_with(|| Json::Object(Default::default())), rest, value),
+        [first, rest @ ..] => set_path(
+            m.entry(first.to_string())
+                .or_insert_with(|| Json::Object(Default::default())),
+            rest,
+            value,
+        ),
     }
 }
 
 /// Parses a document and checks it against its schema.
-pub fn parse_checked(source: Arc<SourceFile>, kind: DocKind, overrides: &[(String, Json)]) -> Result<YamlDoc, Vec<Diagnostic>> {
+pub fn parse_checked(
+    source: Arc<SourceFile>,
+    kind: DocKind,
+    overrides: &[(String, Json)],
+) -> Result<YamlDoc, Vec<Diagnostic>> {
     let mut doc = yaml::parse(source)?;
     let mut problems = apply_overrides(&mut doc, overrides);
-    if let Some(v) = super::schemas::validator(kind) {
-        problems.extend(super::schema::check(v, &doc));
-    }
+    problems.extend(super::schemas::check(kind, &doc));
     if problems.is_empty() {
         Ok(doc)
     } else {
@@ -154,24 +188,47 @@ pub fn parse_checked(source: Arc<SourceFile>, kind: DocKind, overrides: &[(Strin
 }
 
 /// Loads and analyses a ruleset with a scenario (its default when `None`).
-pub fn load(ruleset: &str, scenario: Option<&str>, overrides: &[(String, Json)]) -> Result<Loaded, LoadError> {
+pub fn load(
+    ruleset: &str,
+    scenario: Option<&str>,
+    overrides: &[(String, Json)],
+) -> Result<Loaded, LoadError> {
     let Some(rpath) = find_ruleset(ruleset) else {
-        return Err(LoadError::Unreadable(vec![Diagnostic::error("io::no_ruleset", format!("no ruleset `{ruleset}`"))
-            .hint("give a folder, a ruleset.yaml path, or a name under rulesets/")]));
+        return Err(LoadError::Unreadable(vec![Diagnostic::error(
+            "io::no_ruleset",
+            format!("no ruleset `{ruleset}`"),
+        )
+        .hint(
+            "give a folder, a ruleset.yaml path, or a name under rulesets/",
+        )]));
     };
     let rsrc = read_source(&rpath).map_err(|d| LoadError::Unreadable(vec![d]))?;
     let rdoc = parse_checked(rsrc, DocKind::Ruleset, overrides).map_err(LoadError::Invalid)?;
-    let id = rdoc.value.get("id").and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let id = rdoc
+        .value
+        .get("id")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string();
     let scen_name = match scenario {
         Some(s) => s.to_string(),
         None => match rdoc.value.get("default_scenario").and_then(|v| v.as_str()) {
             Some(s) => s.to_string(),
-            None => return Err(LoadError::Invalid(vec![rdoc.diag("ruleset::no_scenario", "the ruleset names no `default_scenario`", "")])),
+            None => {
+                return Err(LoadError::Invalid(vec![rdoc.diag(
+                    "ruleset::no_scenario",
+                    "the ruleset names no `default_scenario`",
+                    "",
+                )]))
+            }
         },
     };
     let Some(spath) = find_scenario(&rpath, &id, &scen_name) else {
-        return Err(LoadError::Unreadable(vec![Diagnostic::error("io::no_scenario", format!("no scenario `{scen_name}` for ruleset `{id}`"))
-            .hint(format!("give a path, or a name under scenarios/{id}/"))]));
+        return Err(LoadError::Unreadable(vec![Diagnostic::error(
+            "io::no_scenario",
+            format!("no scenario `{scen_name}` for ruleset `{id}`"),
+        )
+        .hint(format!("give a path, or a name under scenarios/{id}/"))]));
     };
     let ssrc = read_source(&spath).map_err(|d| LoadError::Unreadable(vec![d]))?;
     let sdoc = parse_checked(ssrc, DocKind::Scenario, &[]).map_err(LoadError::Invalid)?;
@@ -182,21 +239,44 @@ pub fn load(ruleset: &str, scenario: Option<&str>, overrides: &[(String, Json)])
         for (i, s) in list.iter().enumerate() {
             let Some(name) = s.as_str() else { continue };
             if name.contains("..") || Path::new(name).is_absolute() {
-                unreadable.push(rdoc.diag("ruleset::script_path", "scripts live in the ruleset folder: give a plain file name", &format!("/scripts/{i}")));
+                unreadable.push(rdoc.diag(
+                    "ruleset::script_path",
+                    "scripts live in the ruleset folder: give a plain file name",
+                    &format!("/scripts/{i}"),
+                ));
                 continue;
             }
             match read_source(&dir.join(name)) {
-                Ok(src) => scripts.push(ScriptFile { listed: name.to_string(), source: src }),
-                Err(_) => unreadable.push(rdoc.diag("ruleset::missing_script", &format!("cannot read script `{name}` next to the ruleset"), &format!("/scripts/{i}"))),
+                Ok(src) => scripts.push(ScriptFile {
+                    listed: name.to_string(),
+                    source: src,
+                }),
+                Err(_) => unreadable.push(rdoc.diag(
+                    "ruleset::missing_script",
+                    &format!("cannot read script `{name}` next to the ruleset"),
+                    &format!("/scripts/{i}"),
+                )),
             }
         }
     }
     if !unreadable.is_empty() {
         return Err(LoadError::Invalid(unreadable));
     }
-    let sources = Sources { ruleset: rdoc, scenario: sdoc, scripts, overrides: overrides.iter().map(|(k, _)| k.clone()).collect() };
+    let sources = Sources {
+        ruleset: rdoc,
+        scenario: sdoc,
+        scripts,
+        overrides: overrides.iter().map(|(k, _)| k.clone()).collect(),
+    };
     match analyze(&sources) {
-        Ok(game) => Ok(Loaded { game: Arc::new(game), ruleset_path: rpath, scenario_path: spath }),
+        Ok(mut game) => {
+            super::plan::plan(&mut game);
+            Ok(Loaded {
+                game: Arc::new(game),
+                ruleset_path: rpath,
+                scenario_path: spath,
+            })
+        }
         Err(d) => Err(LoadError::Invalid(d)),
     }
 }
@@ -237,27 +317,48 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
         )
         .hint("rulesets have `actions` and `flow`; scenarios `ruleset` and `board`; match scripts `submissions`; conformance cases `expect`; replays `format: arbiter-replay`")]);
     };
-    let mut problems = Vec::new();
-    if let Some(v) = super::schemas::validator(kind) {
-        problems.extend(super::schema::check(v, &doc));
-    }
+    let problems = super::schemas::check(kind, &doc);
     if !problems.is_empty() {
         return Ok(problems);
     }
-    let name = |k: &str| doc.value.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let name = |k: &str| {
+        doc.value
+            .get(k)
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
     let result = match kind {
         DocKind::Ruleset => load(&path.display().to_string(), None, &[]).map(|_| ()),
         DocKind::Scenario => match name("ruleset") {
-            Some(r) => match find_ruleset(&r).or_else(|| path.parent().and_then(|d| d.parent()).and_then(|d| d.parent()).map(|p| p.join("rulesets").join(&r).join("ruleset.yaml")).filter(|p| p.is_file())) {
-                Some(rp) => load(&rp.display().to_string(), Some(&path.display().to_string()), &[]).map(|_| ()),
-                None => return Ok(vec![doc.diag("scenario::unknown_ruleset", &format!("no ruleset `{r}` to check this scenario against"), "/ruleset")]),
+            Some(r) => match find_ruleset(&r).or_else(|| {
+                path.parent()
+                    .and_then(|d| d.parent())
+                    .and_then(|d| d.parent())
+                    .map(|p| p.join("rulesets").join(&r).join("ruleset.yaml"))
+                    .filter(|p| p.is_file())
+            }) {
+                Some(rp) => load(
+                    &rp.display().to_string(),
+                    Some(&path.display().to_string()),
+                    &[],
+                )
+                .map(|_| ()),
+                None => {
+                    return Ok(vec![doc.diag(
+                        "scenario::unknown_ruleset",
+                        &format!("no ruleset `{r}` to check this scenario against"),
+                        "/ruleset",
+                    )])
+                }
             },
             None => Ok(()),
         },
         DocKind::MatchScript | DocKind::Conformance => match name("ruleset") {
             Some(r) => {
                 let set: Vec<(String, Json)> = match doc.value.get("set") {
-                    Some(Json::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                    Some(Json::Object(m)) => {
+                        m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+                    }
                     _ => Vec::new(),
                 };
                 load(&r, name("scenario").as_deref(), &set).map(|_| ())

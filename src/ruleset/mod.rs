@@ -5,6 +5,7 @@ pub mod expr;
 pub mod game;
 pub mod ir;
 pub mod load;
+pub mod plan;
 pub mod raw;
 pub mod schema;
 pub mod schemas;

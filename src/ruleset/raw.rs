@@ -53,7 +53,11 @@ pub struct RawWire {
 
 impl Default for RawWire {
     fn default() -> Self {
-        RawWire { discriminator: default_discriminator(), aliases: IndexMap::new(), ignore: Vec::new() }
+        RawWire {
+            discriminator: default_discriminator(),
+            aliases: IndexMap::new(),
+            ignore: Vec::new(),
+        }
     }
 }
 
@@ -190,6 +194,9 @@ pub struct RawParam {
     pub in_set: Option<Json>,
     #[serde(default)]
     pub not_in: Option<String>,
+    /// Test `in` after `require` (true) instead of before it, to choose which reason a value gets.
+    #[serde(default)]
+    pub in_last: bool,
     #[serde(default)]
     pub min: Option<RawBound>,
     #[serde(default)]

@@ -34,18 +34,38 @@ impl DocKind {
     }
 }
 
-const KINDS: [DocKind; 5] = [DocKind::Ruleset, DocKind::Scenario, DocKind::MatchScript, DocKind::Conformance, DocKind::Replay];
+const KINDS: [DocKind; 5] = [
+    DocKind::Ruleset,
+    DocKind::Scenario,
+    DocKind::MatchScript,
+    DocKind::Conformance,
+    DocKind::Replay,
+];
 
-/// The compiled validator of a kind. The embedded schemas are tested to compile, so failure here is a bug.
+/// The schema document of a kind, parsed once.
+pub fn schema(kind: DocKind) -> Option<&'static serde_json::Value> {
+    static CACHE: [OnceLock<Option<serde_json::Value>>; 5] = [const { OnceLock::new() }; 5];
+    let i = KINDS.iter().position(|k| *k == kind)?;
+    CACHE[i]
+        .get_or_init(|| serde_json::from_str(kind.text()).ok())
+        .as_ref()
+}
+
+/// The compiled validator of a kind, compiled on first use. The embedded schemas are tested to compile.
 pub fn validator(kind: DocKind) -> Option<&'static Validator> {
-    static CACHE: OnceLock<Vec<Option<Validator>>> = OnceLock::new();
-    let all = CACHE.get_or_init(|| {
-        KINDS
-            .iter()
-            .map(|k| serde_json::from_str(k.text()).ok().and_then(|v| super::schema::compile(&v).ok()))
-            .collect()
-    });
-    all[KINDS.iter().position(|k| *k == kind)?].as_ref()
+    static CACHE: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
+    let i = KINDS.iter().position(|k| *k == kind)?;
+    CACHE[i]
+        .get_or_init(|| schema(kind).and_then(|v| super::schema::compile(v).ok()))
+        .as_ref()
+}
+
+/// Checks a document against the schema of its kind, with "did you mean" hints from the schema.
+pub fn check(kind: DocKind, doc: &super::yaml::YamlDoc) -> Vec<crate::diagnostic::Diagnostic> {
+    match (validator(kind), schema(kind)) {
+        (Some(v), Some(s)) => super::schema::check_with_schema(v, s, doc),
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -55,7 +75,11 @@ mod tests {
     #[test]
     fn every_embedded_schema_compiles() {
         for k in KINDS {
-            assert!(validator(k).is_some(), "schema of {} does not compile", k.name());
+            assert!(
+                validator(k).is_some(),
+                "schema of {} does not compile",
+                k.name()
+            );
         }
     }
 }

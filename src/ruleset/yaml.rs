@@ -1,4 +1,4 @@
-//! The YAML front end: parses a user file once into a `serde_json::Value` and remembers where every
+//! The YAML front end: turns a user file into a `serde_json::Value` and remembers where every
 //! value came from (JSON pointer -> key and value byte spans), so that schema and semantic checks
 //! can point at the exact text.
 //!
@@ -9,10 +9,10 @@
 //!
 //! saphyr 0.3 exposes neither its event parser nor its span type, only node loaders, so parsing
 //! takes two loader passes over the text:
-//! 1. a shape pass with a node type that keeps only a constant-size summary of each subtree
-//!    (height, alias-produced node count). Cloning such a node is O(1), so no alias bomb and no
-//!    nesting depth can exhaust memory or stack here, and the real tree is built only if both are
-//!    within limits;
+//! 1. when the text may contain an alias, a shape pass with a node type that keeps only a
+//!    constant-size summary of each subtree (height, alias-produced node count). Cloning such a
+//!    node is O(1), so no alias bomb can exhaust memory here (saphyr's own alias budget does not
+//!    count mapping keys), and the real tree is built only if it is within limits;
 //! 2. a span pass with saphyr's `MarkedYamlOwned`, which carries a span on every node. Its loader
 //!    stops at the first duplicate key, so each duplicate it reports is renamed in a private copy
 //!    of the text (one character swapped for a private-use one, keeping every character position)
@@ -21,7 +21,7 @@
 //!
 //! saphyr's event parser recurses once per level of block nesting, which no node type can
 //! prevent. Before parsing, the nesting is bounded from the indentation of the text (every level
-//! of block nesting needs more indentation, see [`block_nesting_bound`]), and both passes run on
+//! of block nesting needs more indentation, see `block_nesting_bound`), and both passes run on
 //! a thread whose stack is sized for that bound.
 //!
 //! saphyr positions count characters; everything stored here is converted to byte offsets.
@@ -32,8 +32,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use saphyr::{
-    AnnotatedMappingOwned, LoadableYamlNode, Marker, MarkedYamlOwned, ScalarOwned, ScanError,
-    Yaml, YamlDataOwned,
+    AnnotatedMappingOwned, LoadableYamlNode, MarkedYamlOwned, Marker, ScalarOwned, ScanError, Yaml,
+    YamlDataOwned,
 };
 use serde_json::{Map, Number, Value};
 
@@ -44,7 +44,7 @@ pub const MAX_DEPTH: usize = 64;
 /// Most nodes that alias expansion may add to a document.
 pub const MAX_ALIAS_NODES: u64 = 100_000;
 /// Most duplicate keys found by re-parsing; each costs a full parse, so stop somewhere.
-const MAX_DUPLICATE_RENAMES: usize = 32;
+const MAX_DUPLICATE_RENAMES: usize = 8;
 /// Widest indentation accepted; it bounds block nesting and so the parser's stack use.
 const MAX_COLUMN: usize = 1024;
 /// saphyr nests flow collections at most this deep (its flow level is a `u8`).
@@ -53,6 +53,7 @@ const MAX_FLOW_LEVELS: usize = 256;
 const STACK_PER_LEVEL: usize = 8 * 1024;
 /// saphyr's message for a duplicate key; the only way to tell that error from a syntax error.
 const SAPHYR_DUPLICATE: &str = "duplicated key in mapping";
+const DUPLICATE_HINT: &str = "a key may appear only once in a mapping; remove or rename one";
 
 /// A parsed YAML file and the source location of each of its values.
 #[derive(Debug, Clone)]
@@ -131,7 +132,19 @@ impl YamlDoc {
 
 /// Escapes one JSON pointer segment (RFC 6901): `~` becomes `~0`, `/` becomes `~1`.
 pub fn pointer_escape(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(seg.len());
+    push_escaped(&mut out, seg);
+    out
+}
+
+fn push_escaped(out: &mut String, seg: &str) {
+    for c in seg.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// Parses `source` as a single YAML document. Returns every problem found, sorted by position.
@@ -152,12 +165,15 @@ pub fn parse(source: Arc<SourceFile>) -> Result<YamlDoc, Vec<Diagnostic>> {
         std::thread::Builder::new()
             .name("yaml-parser".into())
             .stack_size(stack)
-            .spawn_scoped(scope, || parse_here(Arc::clone(&source)))
+            .spawn_scoped(scope, || parse_here(Arc::clone(&source), levels))
             .map(|handle| handle.join())
     });
     let internal = |what: &str| {
-        Err(vec![Diagnostic::error("yaml::internal", format!("the YAML parser {what}"))
-            .at(Arc::clone(&source), 0..0)])
+        Err(vec![Diagnostic::error(
+            "yaml::internal",
+            format!("the YAML parser {what}"),
+        )
+        .at(Arc::clone(&source), 0..0)])
     };
     match outcome {
         Ok(Ok(result)) => result,
@@ -170,11 +186,16 @@ pub fn parse(source: Arc<SourceFile>) -> Result<YamlDoc, Vec<Diagnostic>> {
 /// the line where it occurs. Each level of block nesting is indented further than its parent
 /// (a sequence directly under a mapping key may share the key's column, once), so block nesting
 /// is at most twice this plus one. Compact entries (`- - x`, `? - x`, `- &a !t k: v`) are followed
-/// along the line. Blank and comment lines are ignored.
+/// along the line. Blank and comment lines are ignored. A lone `\r` breaks lines too in YAML.
 fn block_nesting_bound(text: &str) -> (usize, usize) {
     let mut best = (0, 0);
     let mut line_start = 0;
-    for line in text.split('\n') {
+    for line in text.split(['\n', '\r']) {
+        let content = line.trim_start_matches([' ', '\t']);
+        if content.is_empty() || content.starts_with('#') {
+            line_start += line.len() + 1;
+            continue;
+        }
         let mut col = 0;
         let mut rest = line;
         loop {
@@ -183,7 +204,7 @@ fn block_nesting_bound(text: &str) -> (usize, usize) {
             rest = &rest[blanks..];
             let mut chars = rest.chars();
             match (chars.next(), chars.next()) {
-                (Some('-' | '?' | ':'), None | Some(' ' | '\t' | '\r')) => {
+                (Some('-' | '?' | ':'), None | Some(' ' | '\t')) => {
                     col += 1;
                     rest = &rest[1..];
                 }
@@ -195,8 +216,7 @@ fn block_nesting_bound(text: &str) -> (usize, usize) {
                 _ => break,
             }
         }
-        let blank = rest.trim_end().is_empty() || rest.starts_with('#');
-        if !blank && col > best.0 {
+        if col > best.0 {
             best = (col, line_start + (line.len() - rest.len()));
         }
         line_start += line.len() + 1;
@@ -204,49 +224,54 @@ fn block_nesting_bound(text: &str) -> (usize, usize) {
     best
 }
 
-/// [`parse`] on the current thread, which must have the stack [`parse`] sizes for it.
-fn parse_here(source: Arc<SourceFile>) -> Result<YamlDoc, Vec<Diagnostic>> {
+/// [`parse`] on the current thread, which must have stack for `max_levels` levels of nesting.
+fn parse_here(source: Arc<SourceFile>, max_levels: usize) -> Result<YamlDoc, Vec<Diagnostic>> {
     let text = source.text.as_str();
     let index = CharIndex::new(text);
     let at = |char_idx: usize| index.byte(char_idx);
     let fail = |d: Diagnostic| Err(vec![d]);
 
-    // Pass 1: shapes only, to refuse what would be too costly to build for real.
-    let shapes = match load::<Shape>(text) {
-        Ok(shapes) => shapes,
-        Err(e) => return fail(scan_error(&source, &index, &e)),
-    };
-    let mut gate = Vec::new();
-    for shape in &shapes {
-        if shape.height as usize > MAX_DEPTH {
-            let start = at(shape.deepest.unwrap_or(0));
-            gate.push(
-                Diagnostic::error(
-                    "yaml::too_deep",
-                    format!("value nested deeper than {MAX_DEPTH} levels"),
-                )
-                .at(Arc::clone(&source), start..char_end(text, start))
-                .label("nesting goes past the limit here")
-                .hint("flatten the structure"),
-            );
+    // Pass 1, only when the text may hold an alias: shapes, to refuse what would be too costly
+    // to build for real. Without aliases the tree is no bigger than the text and no deeper than
+    // the stack was sized for.
+    if text.contains('*') {
+        let shapes = match Shape::load_from_str(text) {
+            Ok(shapes) => shapes,
+            Err(e) => return fail(scan_error(&source, &index, &e)),
+        };
+        let mut gate = Vec::new();
+        for shape in &shapes {
+            // Aliases can nest a value deeper than its text; the real tree must stay within
+            // the stack. Shallower excess is reported, with its exact place, by the walk below.
+            if shape.height as usize > max_levels {
+                let start = at(shape.deepest.unwrap_or(0));
+                gate.push(
+                    Diagnostic::error(
+                        "yaml::too_deep",
+                        format!("value nested deeper than {MAX_DEPTH} levels"),
+                    )
+                    .at(Arc::clone(&source), start..char_end(text, start))
+                    .label("the innermost level is here")
+                    .hint("flatten the structure"),
+                );
+            }
+            if shape.alias_nodes > MAX_ALIAS_NODES {
+                let start = at(shape.over_limit.unwrap_or(0));
+                gate.push(
+                    Diagnostic::error(
+                        "yaml::alias_limit",
+                        format!("aliases expand to more than {MAX_ALIAS_NODES} values"),
+                    )
+                    .at(Arc::clone(&source), start..char_end(text, start))
+                    .label("this value's aliases expand past the limit")
+                    .hint("write the data out instead of nesting aliases of aliases"),
+                );
+            }
         }
-        if shape.alias_nodes > MAX_ALIAS_NODES {
-            let start = at(shape.over_limit.unwrap_or(0));
-            gate.push(
-                Diagnostic::error(
-                    "yaml::alias_limit",
-                    format!("aliases expand to more than {MAX_ALIAS_NODES} values"),
-                )
-                .at(Arc::clone(&source), start..char_end(text, start))
-                .label("this value's aliases expand past the limit")
-                .hint("write the data out instead of nesting aliases of aliases"),
-            );
+        if !gate.is_empty() {
+            return Err(finish(gate));
         }
     }
-    if !gate.is_empty() {
-        return Err(gate);
-    }
-    drop(shapes);
 
     // Pass 2: the real tree, with spans.
     let (docs, renamed) = match load_renaming_duplicates(text) {
@@ -260,7 +285,7 @@ fn parse_here(source: Arc<SourceFile>) -> Result<YamlDoc, Vec<Diagnostic>> {
                     Diagnostic::error("yaml::duplicate_key", "duplicate key")
                         .at(Arc::clone(&source), start..char_end(text, start))
                         .label("this key appears earlier in the same mapping")
-                        .hint("a key may appear only once in a mapping; remove or rename one")
+                        .hint(DUPLICATE_HINT)
                 })
                 .collect();
             return Err(finish(diags));
@@ -324,9 +349,15 @@ fn scan_error(source: &Arc<SourceFile>, index: &CharIndex, e: &ScanError) -> Dia
             "write the data out instead of nesting aliases of aliases",
         )
     } else if info.contains("unknown anchor") {
-        ("yaml::unknown_anchor", "define the anchor (`&name`) before using `*name`")
+        (
+            "yaml::unknown_anchor",
+            "define the anchor (`&name`) before using `*name`",
+        )
     } else {
-        ("yaml::syntax", "check indentation, quoting and brackets around this point")
+        (
+            "yaml::syntax",
+            "check indentation, quoting and brackets around this point",
+        )
     };
     Diagnostic::error(code, format!("invalid YAML: {info}"))
         .at(Arc::clone(source), start..end)
@@ -334,16 +365,12 @@ fn scan_error(source: &Arc<SourceFile>, index: &CharIndex, e: &ScanError) -> Dia
 }
 
 // ---------------------------------------------------------------------------------------------
-// Loading, guarded and with duplicate renaming.
+// Loading, with duplicate renaming.
 
 enum Failure {
     Scan(ScanError),
     /// Duplicates that could not be renamed away; character positions of the offending keys.
     Duplicates(Vec<usize>),
-}
-
-fn load<N: for<'a> LoadableYamlNode<'a>>(text: &str) -> Result<Vec<N>, ScanError> {
-    N::load_from_str(text)
 }
 
 /// Loads the span tree, renaming each duplicate key saphyr stops at (see the module doc).
@@ -357,10 +384,10 @@ fn load_renaming_duplicates(
     loop {
         let current: String;
         let attempt = match &variant {
-            None => load::<MarkedYamlOwned>(text),
+            None => MarkedYamlOwned::load_from_str(text),
             Some(chars) => {
                 current = chars.iter().collect();
-                load::<MarkedYamlOwned>(&current)
+                MarkedYamlOwned::load_from_str(&current)
             }
         };
         let err = match attempt {
@@ -734,7 +761,12 @@ impl Builder<'_> {
             Some(k) if value.is_empty() => k.clone(),
             _ => value,
         };
-        self.spans.insert(pointer.to_owned(), NodeSpans { key, value });
+        self.spans
+            .insert(pointer.to_owned(), NodeSpans { key, value });
+    }
+
+    fn key_span(&self, pointer: &str) -> Option<Range<usize>> {
+        self.spans.get(pointer).and_then(|s| s.key.clone())
     }
 
     fn raw_span(&self, node: &MarkedYamlOwned) -> Range<usize> {
@@ -759,8 +791,12 @@ impl Builder<'_> {
         let (content, tag) = skip_properties(self.text, raw.clone());
         if let Some(tag) = tag {
             let name = self.text.get(tag.clone()).unwrap_or("!").to_owned();
-            self.error("yaml::tag", format!("tags are not supported (found `{name}`)"), tag)
-                .hint = Some("remove the tag; the schema decides each value's type".into());
+            self.error(
+                "yaml::tag",
+                format!("tags are not supported (found `{name}`)"),
+                tag,
+            )
+            .hint = Some("remove the tag; the schema decides each value's type".into());
         }
         let span = trim_end(self.text, content.min(raw.end)..raw.end);
         let value = match data {
@@ -792,7 +828,11 @@ impl Builder<'_> {
             }
             YamlDataOwned::Tagged(..) | YamlDataOwned::Alias(_) => Value::Null,
             YamlDataOwned::BadValue => {
-                if self.text.get(span.clone()).is_some_and(|t| t.starts_with('*')) {
+                if self
+                    .text
+                    .get(span.clone())
+                    .is_some_and(|t| t.starts_with('*'))
+                {
                     self.error(
                         "yaml::recursive_alias",
                         "an alias cannot refer to the value that contains it".into(),
@@ -807,8 +847,6 @@ impl Builder<'_> {
     }
 
     fn too_deep(&mut self, depth: usize, span: &Range<usize>) -> Option<Value> {
-        // The shape pass already refused deep documents; this keeps the recursion bounded even
-        // if the two passes ever disagreed.
         if depth < MAX_DEPTH {
             return None;
         }
@@ -817,7 +855,8 @@ impl Builder<'_> {
             "yaml::too_deep",
             format!("value nested deeper than {MAX_DEPTH} levels"),
             at,
-        );
+        )
+        .hint = Some("flatten the structure".into());
         Some(Value::Null)
     }
 
@@ -843,24 +882,26 @@ impl Builder<'_> {
         span: Range<usize>,
     ) -> (Value, Range<usize>) {
         let mut out = Map::with_capacity(members.len());
-        let mut first_seen: HashMap<String, Range<usize>> = HashMap::new();
         let mut last_end = span.start;
         for (key, member) in members {
             let Some((name, key_span)) = self.key(key) else {
                 continue;
             };
             last_end = last_end.max(key_span.end);
-            if let Some(first) = first_seen.get(&name) {
+            let len = pointer.len();
+            pointer.push('/');
+            push_escaped(pointer, &name);
+            if out.contains_key(&name) {
+                let first = self.key_span(pointer).unwrap_or(0..0);
                 let (line, col) = line_col_at(self.text, first.start);
-                self.error(
+                let d = self.error(
                     "yaml::duplicate_key",
                     format!("duplicate key {}", quoted(&name)),
                     key_span,
-                )
-                .label = Some(format!("first defined at line {line}, column {col}"));
-                if let Some(d) = self.diags.last_mut() {
-                    d.hint = Some("a key may appear only once in a mapping; remove or rename one".into());
-                }
+                );
+                d.label = Some(format!("first defined at line {line}, column {col}"));
+                d.hint = Some(DUPLICATE_HINT.into());
+                pointer.truncate(len);
                 continue;
             }
             if name.chars().any(|c| self.renamed.contains_key(&c)) {
@@ -871,12 +912,8 @@ impl Builder<'_> {
                     "duplicate key".into(),
                     key_span.clone(),
                 )
-                .hint = Some("a key may appear only once in a mapping; remove or rename one".into());
+                .hint = Some(DUPLICATE_HINT.into());
             }
-            first_seen.insert(name.clone(), key_span.clone());
-            let len = pointer.len();
-            pointer.push('/');
-            pointer.push_str(&pointer_escape(&name));
             let (v, s) = self.node(member, pointer, depth + 1);
             last_end = last_end.max(s.end);
             self.record(pointer, Some(key_span), s);
@@ -893,8 +930,12 @@ impl Builder<'_> {
         let (content, tag) = skip_properties(self.text, raw.clone());
         if let Some(tag) = tag {
             let name = self.text.get(tag.clone()).unwrap_or("!").to_owned();
-            self.error("yaml::tag", format!("tags are not supported (found `{name}`)"), tag)
-                .hint = Some("remove the tag".into());
+            self.error(
+                "yaml::tag",
+                format!("tags are not supported (found `{name}`)"),
+                tag,
+            )
+            .hint = Some("remove the tag".into());
         }
         let span = trim_end(self.text, content.min(raw.end)..raw.end);
         let data = match &key.data {
@@ -1028,7 +1069,10 @@ mod tests {
     #[test]
     fn json_text_parses() {
         let doc = ok("{\n\t\"a\": [1, 2.5, \"x\"],\n\t\"b\": {\"c\": null, \"d\": false}\n}\n");
-        assert_eq!(doc.value, json!({"a": [1, 2.5, "x"], "b": {"c": null, "d": false}}));
+        assert_eq!(
+            doc.value,
+            json!({"a": [1, 2.5, "x"], "b": {"c": null, "d": false}})
+        );
         let span = doc.value_span("/b/d").unwrap();
         assert_eq!(&doc.source.text[span], "false");
     }
@@ -1044,10 +1088,16 @@ mod tests {
         let d = errs("a: 1\nb:\n  x: 1\n  y: 2\n  x: 3\na: 2\n");
         assert_eq!(codes(&d), ["yaml::duplicate_key", "yaml::duplicate_key"]);
         assert_eq!(d[0].line_col(), Some((5, 3)));
-        assert_eq!(d[0].label.as_deref(), Some("first defined at line 3, column 3"));
+        assert_eq!(
+            d[0].label.as_deref(),
+            Some("first defined at line 3, column 3")
+        );
         assert!(d[0].message.contains("\"x\""));
         assert_eq!(d[1].line_col(), Some((6, 1)));
-        assert_eq!(d[1].label.as_deref(), Some("first defined at line 1, column 1"));
+        assert_eq!(
+            d[1].label.as_deref(),
+            Some("first defined at line 1, column 1")
+        );
     }
 
     #[test]
@@ -1066,7 +1116,9 @@ mod tests {
 
     #[test]
     fn alias_bomb_is_refused_quickly() {
-        let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut text = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
         let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
         for w in names.windows(2) {
             let refs = vec![format!("*{}", w[0]); 9].join(",");
@@ -1074,7 +1126,11 @@ mod tests {
         }
         let started = Instant::now();
         let d = errs(&text);
-        assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "took {:?}",
+            started.elapsed()
+        );
         assert_eq!(codes(&d), ["yaml::alias_limit"]);
     }
 
@@ -1096,9 +1152,9 @@ mod tests {
 
     #[test]
     fn small_aliases_expand() {
-        let doc = ok("base: &b {hp: 3, tags: [x]}\nunit: *b\n");
-        assert_eq!(doc.value["unit"], json!({"hp": 3, "tags": ["x"]}));
-        let span = doc.value_span("/unit").unwrap();
+        let doc = ok("base: &b {size: 3, tags: [x]}\ncopy: *b\n");
+        assert_eq!(doc.value["copy"], json!({"size": 3, "tags": ["x"]}));
+        let span = doc.value_span("/copy").unwrap();
         assert_eq!(&doc.source.text[span], "*b");
     }
 
@@ -1126,16 +1182,53 @@ mod tests {
         // Block nesting costs two characters a level; far past any stack if built naively.
         let very_deep = format!("{}x\n", "- ".repeat(100_000));
         assert_eq!(codes(&errs(&very_deep)), ["yaml::too_deep"]);
-        // Within the indentation bound, saphyr parses it (on the big-stack thread) and the
-        // shape pass refuses it; the location is the innermost collection.
+        let mut stairs = String::new();
+        for i in 0..2_000 {
+            stairs.push_str(&" ".repeat(i));
+            stairs.push_str("-\r");
+        }
+        assert_eq!(codes(&errs(&stairs)), ["yaml::too_deep"]);
+        // Within the indentation bound, saphyr parses it (on the big-stack thread) and the walk
+        // refuses it at the first level past the limit.
         let deep_block = format!("{}x\n", "- ".repeat(MAX_COLUMN / 2));
         let d = errs(&deep_block);
         assert_eq!(codes(&d), ["yaml::too_deep"]);
-        assert_eq!(d[0].line_col(), Some((1, MAX_COLUMN - 1)));
+        assert_eq!(d[0].line_col(), Some((1, 2 * MAX_DEPTH + 1)));
         let deep_flow = format!("a:\n  b: {}{}\n", "[".repeat(300), "]".repeat(300));
         assert_eq!(codes(&errs(&deep_flow)), ["yaml::syntax"]);
-        let deep_mixed = format!("{}{}{}\n", "- ".repeat(200), "[".repeat(255), "]".repeat(255));
+        let deep_mixed = format!(
+            "{}{}{}\n",
+            "- ".repeat(200),
+            "[".repeat(255),
+            "]".repeat(255)
+        );
         assert_eq!(codes(&errs(&deep_mixed)), ["yaml::too_deep"]);
+    }
+
+    #[test]
+    fn aliases_cannot_nest_past_the_stack() {
+        let wrap = |inner: &str| format!("{}{inner}{}", "[".repeat(60), "]".repeat(60));
+        let mut text = format!("a0: &a0 {}\n", wrap("x"));
+        for i in 1..8 {
+            text.push_str(&format!("a{i}: &a{i} {}\n", wrap(&format!("*a{}", i - 1))));
+        }
+        assert_eq!(codes(&errs(&text)), ["yaml::too_deep"]);
+        let shallow = format!("a: &a {}\nb: [[[[[[*a]]]]]]\n", wrap("x"));
+        let d = errs(&shallow);
+        assert_eq!(codes(&d), ["yaml::too_deep"]);
+    }
+
+    #[test]
+    fn widest_accepted_indentation_parses_within_the_stack() {
+        // Two levels (an indentless sequence and a mapping) per two columns, up to the limit,
+        // with an alias character so that both passes run.
+        let mut text = String::from("# *\nk:\n");
+        for i in 0..MAX_COLUMN / 2 - 1 {
+            text.push_str(&" ".repeat(2 * i));
+            text.push_str("- k:\n");
+        }
+        assert!(block_nesting_bound(&text).0 <= MAX_COLUMN);
+        assert_eq!(codes(&errs(&text)), ["yaml::too_deep"]);
     }
 
     #[test]
@@ -1148,10 +1241,13 @@ mod tests {
 
     #[test]
     fn numbers_out_of_range() {
-        let d = errs("a: 99999999999999999999\nb: -9223372036854775809\nc: 0xFFFFFFFFFFFFFFFFFF\nd: 1e999\n");
+        let d = errs(
+            "a: 99999999999999999999\nb: -9223372036854775809\nc: 0xFFFFFFFFFFFFFFFFFF\nd: 1e999\n",
+        );
         assert_eq!(codes(&d), vec!["yaml::number_out_of_range"; 4]);
         assert!(d[0].message.contains("99999999999999999999"));
-        let doc = ok("a: 9223372036854775807\nb: -9223372036854775808\nc: \"99999999999999999999\"\n");
+        let doc =
+            ok("a: 9223372036854775807\nb: -9223372036854775808\nc: \"99999999999999999999\"\n");
         assert_eq!(doc.value["a"], json!(i64::MAX));
         assert_eq!(doc.value["b"], json!(i64::MIN));
         assert_eq!(doc.value["c"], json!("99999999999999999999"));
@@ -1165,22 +1261,25 @@ mod tests {
 
     #[test]
     fn nested_value_spans() {
-        let doc = ok("name: demo\nplayers:\n  - id: A\n    gold: 4\n  - id: B\n    gold: abc\n");
-        let d = doc.diag("t::x", "m", "/players/1/gold");
-        assert_eq!(d.line_col(), Some((6, 11)));
+        let doc = ok("name: demo\nplayers:\n  - id: A\n    score: 4\n  - id: B\n    score: abc\n");
+        let d = doc.diag("t::x", "m", "/players/1/score");
+        assert_eq!(d.line_col(), Some((6, 12)));
         assert_eq!(&doc.source.text[d.span.clone().unwrap()], "abc");
-        let key = doc.key_span("/players/1/gold").unwrap();
-        assert_eq!(&doc.source.text[key], "gold");
+        let key = doc.key_span("/players/1/score").unwrap();
+        assert_eq!(&doc.source.text[key], "score");
         // A missing member falls back to its parent; a multi-line parent to its first line.
         let d = doc.diag("t::x", "m", "/players/1/missing");
         assert_eq!(&doc.source.text[d.span.clone().unwrap()], "id: B");
         assert_eq!(&doc.source.text[doc.focus_span("/players")], "players");
-        assert_eq!(doc.span_or_parent("/nope/deeper"), doc.value_span("").unwrap());
+        assert_eq!(
+            doc.span_or_parent("/nope/deeper"),
+            doc.value_span("").unwrap()
+        );
     }
 
     #[test]
     fn unicode_before_a_value() {
-        let doc = ok("titre: \"Épée à deux mains\"\nnom: été\ncoût: 7\n");
+        let doc = ok("titre: \"Première ébauche\"\nnom: été\ncoût: 7\n");
         let span = doc.value_span("/co\u{fb}t").unwrap();
         assert_eq!(&doc.source.text[span.clone()], "7");
         let d = doc.diag("t::x", "m", "/coût");
@@ -1206,7 +1305,10 @@ mod tests {
     #[test]
     fn scalar_keys_become_strings() {
         let doc = ok("1: a\ntrue: b\n~: c\n2.5: d\n");
-        assert_eq!(doc.value, json!({"1": "a", "true": "b", "null": "c", "2.5": "d"}));
+        assert_eq!(
+            doc.value,
+            json!({"1": "a", "true": "b", "null": "c", "2.5": "d"})
+        );
         let d = errs("? [a, b]\n: 1\n");
         assert_eq!(codes(&d), ["yaml::complex_key"]);
     }
@@ -1239,9 +1341,33 @@ mod tests {
     #[test]
     fn hostile_inputs_do_not_panic() {
         for text in [
-            "\u{0}", "[", "]", "{", "&", "*", "!", "? ", ": ", "- - -", "'", "\"\\", "|", ">\n x",
-            "a: &x\nb: *x", "&a [*a, *a]", "{? : }", "- !!int\n", "!!binary x", "%YAML 1.2\n---\n",
-            "%TAG ! tag:x\n--- !a b", "\t", "a:\t1", "a: 'x\n", "\u{feff}", "[[[[[[[[[[", "- &a\n- *a",
+            "\u{0}",
+            "[",
+            "]",
+            "{",
+            "&",
+            "*",
+            "!",
+            "? ",
+            ": ",
+            "- - -",
+            "'",
+            "\"\\",
+            "|",
+            ">\n x",
+            "a: &x\nb: *x",
+            "&a [*a, *a]",
+            "{? : }",
+            "- !!int\n",
+            "!!binary x",
+            "%YAML 1.2\n---\n",
+            "%TAG ! tag:x\n--- !a b",
+            "\t",
+            "a:\t1",
+            "a: 'x\n",
+            "\u{feff}",
+            "[[[[[[[[[[",
+            "- &a\n- *a",
         ] {
             let _ = parse(src(text));
         }

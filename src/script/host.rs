@@ -45,8 +45,22 @@ impl Drop for Guard {
     }
 }
 
-pub fn enter(game: &Game, st: &mut MatchState, rng: &mut Rng, log: &mut Option<Vec<Json>>, me: PlayerIdx) -> Guard {
-    CTX.with(|c| c.set(Some(Ctx { game, st, rng, log, me })));
+pub fn enter(
+    game: &Game,
+    st: &mut MatchState,
+    rng: &mut Rng,
+    log: &mut Option<Vec<Json>>,
+    me: PlayerIdx,
+) -> Guard {
+    CTX.with(|c| {
+        c.set(Some(Ctx {
+            game,
+            st,
+            rng,
+            log,
+            me,
+        }))
+    });
     Guard
 }
 
@@ -57,12 +71,24 @@ fn fail<T>(msg: impl Into<String>) -> Res<T> {
 }
 
 /// Runs `f` with the current call's game and state.
-fn with<T>(f: impl FnOnce(&Game, &mut MatchState, &mut Rng, &mut Option<Vec<Json>>, PlayerIdx) -> Res<T>) -> Res<T> {
-    let Some(ctx) = CTX.with(|c| c.get()) else { return fail("the host API is only available during a game") };
+fn with<T>(
+    f: impl FnOnce(&Game, &mut MatchState, &mut Rng, &mut Option<Vec<Json>>, PlayerIdx) -> Res<T>,
+) -> Res<T> {
+    let Some(ctx) = CTX.with(|c| c.get()) else {
+        return fail("the host API is only available during a game");
+    };
     // SAFETY: the pointers were made from live references in `ScriptHost::call`, which holds them borrowed
     // for the whole script call and clears the context (Guard) before returning; host functions run one at a
     // time on this thread and never re-enter a script, so no two of these references are alive at once.
-    unsafe { f(&*ctx.game, &mut *ctx.st, &mut *ctx.rng, &mut *ctx.log, ctx.me) }
+    unsafe {
+        f(
+            &*ctx.game,
+            &mut *ctx.st,
+            &mut *ctx.rng,
+            &mut *ctx.log,
+            ctx.me,
+        )
+    }
 }
 
 /// Cached Rhai strings for ids so converting values does not allocate.
@@ -74,7 +100,9 @@ pub struct Ids {
 impl Ids {
     pub fn new(g: &Game) -> Self {
         Ids {
-            cells: (0..g.board.len() as u32).map(|c| g.board.id(c).into()).collect(),
+            cells: (0..g.board.len() as u32)
+                .map(|c| g.board.id(c).into())
+                .collect(),
             players: g.players.iter().map(|p| p.as_str().into()).collect(),
         }
     }
@@ -87,7 +115,10 @@ impl Ids {
             Value::Text(s) => g.symbols.name(s).to_string().into(),
             Value::Cell(c) => self.cells[c as usize].clone().into(),
             Value::Player(p) => self.players[p as usize].clone().into(),
-            Value::Unit(u) => st.units.get(u as usize).map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
+            Value::Unit(u) => st
+                .units
+                .get(u as usize)
+                .map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
             Value::Row(t, r) => g.tables[t as usize].keys[r as usize].clone().into(),
         }
     }
@@ -127,7 +158,10 @@ fn to_dyn(g: &Game, st: &MatchState, v: Value) -> Dynamic {
         Value::Text(s) => g.symbols.name(s).to_string().into(),
         Value::Cell(c) => g.board.id(c).to_string().into(),
         Value::Player(p) => g.players[p as usize].clone().into(),
-        Value::Unit(u) => st.units.get(u as usize).map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
+        Value::Unit(u) => st
+            .units
+            .get(u as usize)
+            .map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
         Value::Row(t, r) => g.tables[t as usize].keys[r as usize].clone().into(),
     }
 }
@@ -139,32 +173,75 @@ fn from_dyn(g: &Game, ty: Ty, d: Dynamic) -> Res<Value> {
     }
     let v = match ty {
         Ty::Int => d.as_int().map(Value::Int).ok(),
-        Ty::Float => d.as_float().map(Value::Float).ok().or_else(|| d.as_int().ok().map(|i| Value::Float(i as f64))),
+        Ty::Float => d
+            .as_float()
+            .map(Value::Float)
+            .ok()
+            .or_else(|| d.as_int().ok().map(|i| Value::Float(i as f64))),
         Ty::Bool => d.as_bool().map(Value::Bool).ok(),
-        Ty::Cell => d.into_immutable_string().ok().and_then(|s| g.board.find(&s)).map(Value::Cell),
-        Ty::Player => d.into_immutable_string().ok().and_then(|s| g.player_index(&s)).map(Value::Player),
-        Ty::Row(t) => d.into_immutable_string().ok().and_then(|s| g.tables[t as usize].row(&s)).map(|r| Value::Row(t, r)),
-        Ty::Text => d.into_immutable_string().ok().and_then(|s| g.symbols.get(&s)).map(Value::Text),
+        Ty::Cell => d
+            .into_immutable_string()
+            .ok()
+            .and_then(|s| g.board.find(&s))
+            .map(Value::Cell),
+        Ty::Player => d
+            .into_immutable_string()
+            .ok()
+            .and_then(|s| g.player_index(&s))
+            .map(Value::Player),
+        Ty::Row(t) => d
+            .into_immutable_string()
+            .ok()
+            .and_then(|s| g.tables[t as usize].row(&s))
+            .map(|r| Value::Row(t, r)),
+        Ty::Text => d
+            .into_immutable_string()
+            .ok()
+            .and_then(|s| g.symbols.get(&s))
+            .map(Value::Text),
         _ => None,
     };
-    v.map_or_else(|| fail(format!("value does not fit a variable of type {}", ty.name())), Ok)
+    v.map_or_else(
+        || {
+            fail(format!(
+                "value does not fit a variable of type {}",
+                ty.name()
+            ))
+        },
+        Ok,
+    )
 }
 
 fn cell(g: &Game, id: &str) -> Res<u32> {
-    g.board.find(id).map_or_else(|| fail(format!("no cell '{id}'")), Ok)
+    g.board
+        .find(id)
+        .map_or_else(|| fail(format!("no cell '{id}'")), Ok)
 }
 fn player(g: &Game, id: &str) -> Res<u8> {
-    g.player_index(id).map_or_else(|| fail(format!("no player '{id}'")), Ok)
+    g.player_index(id)
+        .map_or_else(|| fail(format!("no player '{id}'")), Ok)
 }
 fn unit(st: &MatchState, id: &str) -> Res<usize> {
-    st.units.iter().position(|u| u.alive && &*u.id == id).map_or_else(|| fail(format!("no living unit '{id}'")), Ok)
+    st.units
+        .iter()
+        .position(|u| u.alive && &*u.id == id)
+        .map_or_else(|| fail(format!("no living unit '{id}'")), Ok)
 }
-fn var<'g>(decls: &'g [crate::ruleset::game::VarDecl], name: &str, what: &str) -> Res<&'g crate::ruleset::game::VarDecl> {
-    decls.iter().find(|d| d.name == name).map_or_else(|| fail(format!("no {what} variable '{name}'")), Ok)
+fn var<'g>(
+    decls: &'g [crate::ruleset::game::VarDecl],
+    name: &str,
+    what: &str,
+) -> Res<&'g crate::ruleset::game::VarDecl> {
+    decls
+        .iter()
+        .find(|d| d.name == name)
+        .map_or_else(|| fail(format!("no {what} variable '{name}'")), Ok)
 }
 
 pub fn register(e: &mut Engine) {
-    e.register_fn("me", || with(|g, _, _, _, me| Ok(Dynamic::from(g.players[me as usize].clone()))));
+    e.register_fn("me", || {
+        with(|g, _, _, _, me| Ok(Dynamic::from(g.players[me as usize].clone())))
+    });
     e.register_fn("turn", || with(|_, st, _, _, _| Ok(st.turn)));
     e.register_fn("ply", || with(|_, st, _, _, _| Ok(st.ply)));
     e.register_fn("setting", |name: &str| {
@@ -176,7 +253,9 @@ pub fn register(e: &mut Engine) {
             _ => fail(format!("no setting '{name}'")),
         })
     });
-    e.register_fn("random", |lo: i64, hi: i64| with(|_, _, rng, _, _| Ok(rng.int_in(lo, hi))));
+    e.register_fn("random", |lo: i64, hi: i64| {
+        with(|_, _, rng, _, _| Ok(rng.int_in(lo, hi)))
+    });
     e.register_fn("coin", || with(|_, _, rng, _, _| Ok(rng.coin())));
     e.register_fn("chance", |p: f64| with(|_, _, rng, _, _| Ok(rng.chance(p))));
     e.register_fn("owner", |c: &str| {
@@ -191,7 +270,11 @@ pub fn register(e: &mut Engine) {
     e.register_fn("set_owner", |c: &str, p: Dynamic| {
         with(|g, st, _, _, _| {
             let c = cell(g, c)?;
-            st.owner[c as usize] = if p.is_unit() { NO_OWNER } else { player(g, &p.into_string().unwrap_or_default())? };
+            st.owner[c as usize] = if p.is_unit() {
+                NO_OWNER
+            } else {
+                player(g, &p.into_string().unwrap_or_default())?
+            };
             Ok(())
         })
     });
@@ -200,9 +283,18 @@ pub fn register(e: &mut Engine) {
             let c = cell(g, c)?;
             let d = var(&g.cell_vars, name, "cell")?;
             if d.per_player {
-                return fail(format!("'{name}' has one value per player: use cell_var_of(cell, \"{name}\", player)"));
+                return fail(format!(
+                    "'{name}' has one value per player: use cell_var_of(cell, \"{name}\", player)"
+                ));
             }
-            Ok(to_dyn(g, st, Value::decode(st.cell_vars[c as usize * g.cell_slots + d.slot as usize], d.ty)))
+            Ok(to_dyn(
+                g,
+                st,
+                Value::decode(
+                    st.cell_vars[c as usize * g.cell_slots + d.slot as usize],
+                    d.ty,
+                ),
+            ))
         })
     });
     e.register_fn("cell_var_of", |c: &str, name: &str, p: &str| {
@@ -210,7 +302,9 @@ pub fn register(e: &mut Engine) {
             let c = cell(g, c)?;
             let p = player(g, p)?;
             let d = var(&g.cell_vars, name, "cell")?;
-            let i = c as usize * g.cell_slots + d.slot as usize + if d.per_player { p as usize } else { 0 };
+            let i = c as usize * g.cell_slots
+                + d.slot as usize
+                + if d.per_player { p as usize } else { 0 };
             Ok(to_dyn(g, st, Value::decode(st.cell_vars[i], d.ty)))
         })
     });
@@ -218,32 +312,46 @@ pub fn register(e: &mut Engine) {
         with(|g, st, _, _, _| {
             let c = cell(g, c)?;
             let d = var(&g.cell_vars, name, "cell")?;
-            st.cell_vars[c as usize * g.cell_slots + d.slot as usize] = from_dyn(g, d.ty, v)?.encode();
+            st.cell_vars[c as usize * g.cell_slots + d.slot as usize] =
+                from_dyn(g, d.ty, v)?.encode();
             Ok(())
         })
     });
-    e.register_fn("set_cell_var_of", |c: &str, name: &str, p: &str, v: Dynamic| {
-        with(|g, st, _, _, _| {
-            let c = cell(g, c)?;
-            let p = player(g, p)?;
-            let d = var(&g.cell_vars, name, "cell")?;
-            let i = c as usize * g.cell_slots + d.slot as usize + if d.per_player { p as usize } else { 0 };
-            st.cell_vars[i] = from_dyn(g, d.ty, v)?.encode();
-            Ok(())
-        })
-    });
+    e.register_fn(
+        "set_cell_var_of",
+        |c: &str, name: &str, p: &str, v: Dynamic| {
+            with(|g, st, _, _, _| {
+                let c = cell(g, c)?;
+                let p = player(g, p)?;
+                let d = var(&g.cell_vars, name, "cell")?;
+                let i = c as usize * g.cell_slots
+                    + d.slot as usize
+                    + if d.per_player { p as usize } else { 0 };
+                st.cell_vars[i] = from_dyn(g, d.ty, v)?.encode();
+                Ok(())
+            })
+        },
+    );
     e.register_fn("player_var", |p: &str, name: &str| {
         with(|g, st, _, _, _| {
             let p = player(g, p)?;
             let d = var(&g.player_vars, name, "player")?;
-            Ok(to_dyn(g, st, Value::decode(st.player_vars[p as usize * g.player_slots + d.slot as usize], d.ty)))
+            Ok(to_dyn(
+                g,
+                st,
+                Value::decode(
+                    st.player_vars[p as usize * g.player_slots + d.slot as usize],
+                    d.ty,
+                ),
+            ))
         })
     });
     e.register_fn("set_player_var", |p: &str, name: &str, v: Dynamic| {
         with(|g, st, _, _, _| {
             let p = player(g, p)?;
             let d = var(&g.player_vars, name, "player")?;
-            st.player_vars[p as usize * g.player_slots + d.slot as usize] = from_dyn(g, d.ty, v)?.encode();
+            st.player_vars[p as usize * g.player_slots + d.slot as usize] =
+                from_dyn(g, d.ty, v)?.encode();
             Ok(())
         })
     });
@@ -279,7 +387,11 @@ pub fn register(e: &mut Engine) {
         with(|g, st, _, _, _| {
             let u = unit(st, u)?;
             let d = var(&g.unit_vars, name, "unit")?;
-            Ok(to_dyn(g, st, Value::decode(st.unit_vars[u * g.unit_slots + d.slot as usize], d.ty)))
+            Ok(to_dyn(
+                g,
+                st,
+                Value::decode(st.unit_vars[u * g.unit_slots + d.slot as usize], d.ty),
+            ))
         })
     });
     e.register_fn("set_unit_var", |u: &str, name: &str, v: Dynamic| {
@@ -294,31 +406,50 @@ pub fn register(e: &mut Engine) {
         with(|g, st, _, _, _| {
             let u = unit(st, u)?;
             let t = g.unit_table().map_or_else(|| fail("no unit table"), Ok)?;
-            let c = t.column(column).map_or_else(|| fail(format!("unit types have no column '{column}'")), Ok)?;
+            let c = t
+                .column(column)
+                .map_or_else(|| fail(format!("unit types have no column '{column}'")), Ok)?;
             Ok(to_dyn(g, st, t.value(st.units[u].kind, c)))
         })
     });
     e.register_fn("table", |table: &str, row: &str, column: &str| {
         with(|g, st, _, _, _| {
-            let t = g.tables.iter().find(|t| t.name == table).map_or_else(|| fail(format!("no table '{table}'")), Ok)?;
-            let r = t.row(row).map_or_else(|| fail(format!("table '{table}' has no row '{row}'")), Ok)?;
-            let c = t.column(column).map_or_else(|| fail(format!("table '{table}' has no column '{column}'")), Ok)?;
+            let t = g
+                .tables
+                .iter()
+                .find(|t| t.name == table)
+                .map_or_else(|| fail(format!("no table '{table}'")), Ok)?;
+            let r = t
+                .row(row)
+                .map_or_else(|| fail(format!("table '{table}' has no row '{row}'")), Ok)?;
+            let c = t.column(column).map_or_else(
+                || fail(format!("table '{table}' has no column '{column}'")),
+                Ok,
+            )?;
             Ok(to_dyn(g, st, t.value(r, c)))
         })
     });
     e.register_fn("neighbours", |c: &str| {
         with(|g, _, _, _, _| {
             let c = cell(g, c)?;
-            Ok(g.board.neighbours(c).iter().map(|n| Dynamic::from(g.board.id(*n).to_string())).collect::<rhai::Array>())
+            Ok(g.board
+                .neighbours(c)
+                .iter()
+                .map(|n| Dynamic::from(g.board.id(*n).to_string()))
+                .collect::<rhai::Array>())
         })
     });
     e.register_fn("distance", |a: &str, b: &str| {
         with(|g, _, _, _, _| {
             let (a, b) = (cell(g, a)?, cell(g, b)?);
-            Ok(g.board.distance(a, b).map_or(Dynamic::UNIT, |d| Dynamic::from(d as i64)))
+            Ok(g.board
+                .distance(a, b)
+                .map_or(Dynamic::UNIT, |d| Dynamic::from(d as i64)))
         })
     });
-    e.register_fn("adjacent", |a: &str, b: &str| with(|g, _, _, _, _| Ok(g.board.adjacent(cell(g, a)?, cell(g, b)?))));
+    e.register_fn("adjacent", |a: &str, b: &str| {
+        with(|g, _, _, _, _| Ok(g.board.adjacent(cell(g, a)?, cell(g, b)?)))
+    });
     e.register_fn("emit", |event: Map| {
         with(|_, _, _, log, _| {
             if let Some(l) = log {
@@ -359,7 +490,11 @@ fn dyn_json(d: &Dynamic) -> Json {
         return Json::Array(a.iter().map(dyn_json).collect());
     }
     if let Some(m) = d.read_lock::<Map>() {
-        return Json::Object(m.iter().map(|(k, v)| (k.to_string(), dyn_json(v))).collect());
+        return Json::Object(
+            m.iter()
+                .map(|(k, v)| (k.to_string(), dyn_json(v)))
+                .collect(),
+        );
     }
     Json::String(d.to_string())
 }

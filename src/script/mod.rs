@@ -31,9 +31,16 @@ pub fn inspect(text: &str) -> Result<Vec<FnSig>, ScriptError> {
     let engine = sandbox::engine();
     let ast = engine.compile(text).map_err(|e| {
         let pos = e.position();
-        ScriptError { line: pos.line().unwrap_or(1), column: pos.position().unwrap_or(1), message: e.to_string() }
+        ScriptError {
+            line: pos.line().unwrap_or(1),
+            column: pos.position().unwrap_or(1),
+            message: e.to_string(),
+        }
     })?;
-    Ok(ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect())
+    Ok(ast
+        .iter_functions()
+        .map(|f| (f.name.to_string(), f.params.len()))
+        .collect())
 }
 
 /// Names of host-API calls whose variable/column argument is a literal, found in script text:
@@ -54,7 +61,9 @@ pub fn literal_names(text: &str) -> Vec<(String, String, usize)> {
                 }
             }
             let rest = &text[from..];
-            let Some(close) = rest.find(')') else { continue };
+            let Some(close) = rest.find(')') else {
+                continue;
+            };
             let args = &rest[..close];
             if let Some(q) = args.find('"') {
                 if let Some(end) = args[q + 1..].find('"') {
@@ -82,7 +91,9 @@ impl ScriptHost {
         host::register(&mut engine);
         let mut ast = AST::empty();
         for s in &game.scripts {
-            let a = engine.compile(&*s.text).map_err(|e| RunError::new(format!("script {}: {e}", s.path)))?;
+            let a = engine
+                .compile(&*s.text)
+                .map_err(|e| RunError::new(format!("script {}: {e}", s.path)))?;
             ast = ast.merge(&a);
         }
         Ok(ScriptHost {
@@ -107,14 +118,27 @@ impl ScriptHost {
         args: &[Value],
     ) -> Result<Value, RunError> {
         let name = &self.names[f as usize];
-        let dyn_args: Vec<Dynamic> = args.iter().map(|v| self.ids.to_dynamic(game, st, *v)).collect();
+        let dyn_args: Vec<Dynamic> = args
+            .iter()
+            .map(|v| self.ids.to_dynamic(game, st, *v))
+            .collect();
         let _guard = host::enter(game, st, rng, log, me);
-        let options = rhai::CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        let r = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, &self.ast, name, dyn_args);
+        let options = rhai::CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(true);
+        let r = self.engine.call_fn_with_options::<Dynamic>(
+            options,
+            &mut self.scope,
+            &self.ast,
+            name,
+            dyn_args,
+        );
         drop(_guard);
         match r {
             Ok(d) => Ok(self.ids.from_dynamic(game, st, d)),
-            Err(e) => Err(RunError::new(format!("script function `{name}` failed: {e}"))),
+            Err(e) => Err(RunError::new(format!(
+                "script function `{name}` failed: {e}"
+            ))),
         }
     }
 }

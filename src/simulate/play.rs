@@ -9,6 +9,8 @@ use crate::replay::{Replay, SubmissionRecord};
 
 /// Most submissions in one match before it counts as stuck.
 pub const MAX_SUBMISSIONS: usize = 100_000;
+/// Most actions in one match before it counts as stuck.
+pub const MAX_ACTIONS: usize = 1_000_000;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PlayOptions {
@@ -41,7 +43,7 @@ impl Played {
 }
 
 /// Plays a match seeded with `seed`; `agents[p]` plays player `p`. Fails when the rules fail, when a player
-/// is due but makes no progress, or after [`MAX_SUBMISSIONS`].
+/// is due but makes no progress, or after [`MAX_SUBMISSIONS`] submissions or [`MAX_ACTIONS`] actions.
 pub fn play_match(
     engine: &mut Engine,
     agents: &mut [Box<dyn Agent>],
@@ -64,7 +66,7 @@ pub fn play_match(
         events: engine.take_log(),
         failures: Vec::new(),
     };
-    let mut count = 0;
+    let (mut count, mut applied) = (0, 0);
     while !m.state.is_over() {
         let Some(&p) = engine.due(&m).first() else {
             return Err(RunError::new(
@@ -80,6 +82,12 @@ pub fn play_match(
         let before = opts.check.then(|| m.clone());
         let (ply, due) = (m.state.ply, m.state.due);
         let actions = agents[p as usize].act(engine, &mut m, p)?;
+        applied += actions.len();
+        if applied > MAX_ACTIONS {
+            return Err(RunError::new(format!(
+                "no result after {MAX_ACTIONS} actions"
+            )));
+        }
         if opts.record {
             played.events.extend(engine.take_log());
         }

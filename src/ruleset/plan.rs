@@ -1,0 +1,337 @@
+//! Planning cell sets after analysis: conditions on data that never changes during a match (terrain,
+//! tables, geometry) are split out and computed once per thread; `owner == x` and `empty` become native
+//! scans of the state arrays. The meaning of every set is unchanged; only the work to list it shrinks.
+use super::game::{Game, ResolveStep};
+use super::ir::*;
+use crate::model::Ty;
+
+/// Cell-variable slots that no effect, hook or script ever writes.
+fn constant_cell_slots(game: &Game) -> Vec<bool> {
+    let mut constant = vec![true; game.cell_slots];
+    for d in &game.cell_vars {
+        if d.scratch {
+            let width = if d.per_player { game.players.len() } else { 1 };
+            for k in 0..width {
+                constant[d.slot as usize + k] = false;
+            }
+        }
+    }
+    let mut mark = |stmts: &[Stmt]| {
+        visit_places(stmts, &mut |p| {
+            if let Place::CellVar(_, slot, _) | Place::CellVarOf(_, slot, _, _) = p {
+                // Per-player variables: every player's slot may be written.
+                for k in 0..game.players.len().max(1) {
+                    if let Some(c) = constant.get_mut(*slot as usize + k) {
+                        *c = false;
+                    }
+                }
+            }
+        })
+    };
+    for a in &game.actions {
+        mark(&a.effects);
+    }
+    for ph in &game.phases {
+        mark(&ph.on_turn_start);
+        mark(&ph.on_turn_end);
+        for step in &ph.resolve {
+            if let ResolveStep::Effects(s) = step {
+                mark(s);
+            }
+        }
+    }
+    for ph in &game.phases {
+        if let Some(fv) = &ph.flow_vars {
+            for slot in [fv.count, fv.outgoing, fv.incoming] {
+                for k in 0..game.players.len() {
+                    if let Some(c) = constant.get_mut(slot as usize + k) {
+                        *c = false;
+                    }
+                }
+            }
+        }
+    }
+    // Scripts may write any variable they name.
+    for s in &game.scripts {
+        for (f, name, _) in crate::script::literal_names(&s.text) {
+            if f.starts_with("set_cell_var") {
+                if let Some(d) = game.cell_vars.iter().find(|d| d.name == name) {
+                    let width = if d.per_player { game.players.len() } else { 1 };
+                    for k in 0..width {
+                        constant[d.slot as usize + k] = false;
+                    }
+                }
+            }
+        }
+        if s.text.contains("set_cell_var(") || s.text.contains("set_cell_var_of(") {
+            // A computed name could reach any variable: only literal names were counted above.
+            if crate::script::literal_names(&s.text)
+                .iter()
+                .filter(|(f, _, _)| f.starts_with("set_cell_var"))
+                .count()
+                < s.text.matches("set_cell_var").count()
+            {
+                constant.iter_mut().for_each(|c| *c = false);
+            }
+        }
+    }
+    constant
+}
+
+fn visit_places(stmts: &[Stmt], f: &mut dyn FnMut(&Place)) {
+    for s in stmts {
+        match s {
+            Stmt::Assign(p, ..) => f(p),
+            Stmt::If(_, a, b) => {
+                visit_places(a, f);
+                visit_places(b, f);
+            }
+            Stmt::For(_, body) => visit_places(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Whether `e` depends only on the element in `slot` through data that never changes.
+fn is_fixed(e: &Expr, slot: u16, constant: &[bool]) -> bool {
+    let elem = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
+    match e {
+        Expr::Const(_) => true,
+        Expr::Local(s) => *s == slot,
+        Expr::CellVar(c, s, _) => elem(c) && constant.get(*s as usize).copied().unwrap_or(false),
+        Expr::CellId(c) | Expr::CellRow(c) | Expr::CellCol(c) => elem(c),
+        Expr::RowCol(r, ..) | Expr::RowKey(r) => is_fixed(r, slot, constant),
+        Expr::Neg(a) | Expr::Not(a) => is_fixed(a, slot, constant),
+        Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) => {
+            is_fixed(a, slot, constant) && is_fixed(b, slot, constant)
+        }
+        Expr::Call(b, args) => {
+            matches!(
+                b,
+                Builtin::Min
+                    | Builtin::Max
+                    | Builtin::Abs
+                    | Builtin::Floor
+                    | Builtin::Ceil
+                    | Builtin::Has
+                    | Builtin::Float
+            ) && args.iter().all(|a| is_fixed(a, slot, constant))
+        }
+        _ => false,
+    }
+}
+
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Bin(BinOp::And, a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn join(mut parts: Vec<Expr>) -> Option<Expr> {
+    let first = if parts.is_empty() {
+        return None;
+    } else {
+        parts.remove(0)
+    };
+    Some(parts.into_iter().fold(first, |acc, e| {
+        Expr::Bin(BinOp::And, Box::new(acc), Box::new(e))
+    }))
+}
+
+fn plan_set(s: &mut SetExpr, constant: &[bool]) {
+    if !matches!(s.source, SetSource::Cells) || s.elem != Ty::Cell {
+        return;
+    }
+    let Some(filter) = s.filter.take() else {
+        return;
+    };
+    let mut parts = Vec::new();
+    conjuncts(filter, &mut parts);
+    let (mut fixed, mut rest) = (Vec::new(), Vec::new());
+    let elem = |x: &Expr| matches!(x, Expr::Local(v) if *v == s.slot);
+    for p in parts {
+        if is_fixed(&p, s.slot, constant) {
+            fixed.push(p);
+            continue;
+        }
+        match &p {
+            Expr::CellEmpty(c) if elem(c) && s.scan.empty.is_none() => s.scan.empty = Some(true),
+            Expr::Not(inner)
+                if matches!(&**inner, Expr::CellEmpty(c) if elem(c)) && s.scan.empty.is_none() =>
+            {
+                s.scan.empty = Some(false)
+            }
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) if s.scan.owner.is_none() => {
+                let owner_side = |x: &Expr| matches!(x, Expr::CellOwner(c) if elem(c));
+                let independent = |x: &Expr| {
+                    let mut used = Vec::new();
+                    x.reads(&mut used) && !used.contains(&s.slot)
+                };
+                if owner_side(a) && independent(b) {
+                    s.scan.owner = Some((*op == BinOp::Eq, (**b).clone()));
+                } else if owner_side(b) && independent(a) {
+                    s.scan.owner = Some((*op == BinOp::Eq, (**a).clone()));
+                } else {
+                    rest.push(p);
+                }
+            }
+            _ => rest.push(p),
+        }
+    }
+    s.scan.fixed = join(fixed);
+    s.filter = join(rest);
+}
+
+fn plan_expr(e: &mut Expr, c: &[bool]) {
+    match e {
+        Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::CellOwner(a)
+        | Expr::CellId(a)
+        | Expr::CellRow(a)
+        | Expr::CellCol(a)
+        | Expr::CellUnit(a)
+        | Expr::CellEmpty(a)
+        | Expr::CellVar(a, ..)
+        | Expr::PlayerId(a)
+        | Expr::PlayerVar(a, ..)
+        | Expr::UnitOwner(a)
+        | Expr::UnitAt(a)
+        | Expr::UnitType(a)
+        | Expr::UnitId(a)
+        | Expr::UnitVar(a, ..)
+        | Expr::RowKey(a)
+        | Expr::RowCol(a, ..) => plan_expr(a, c),
+        Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) | Expr::CellVarOf(a, _, b, _) => {
+            plan_expr(a, c);
+            plan_expr(b, c);
+        }
+        Expr::Call(_, args) | Expr::Script(_, args) => {
+            args.iter_mut().for_each(|a| plan_expr(a, c))
+        }
+        Expr::Count(s) | Expr::Any(s) | Expr::First(s) => plan_whole_set(s, c),
+        Expr::Sum(s, e) => {
+            plan_whole_set(s, c);
+            plan_expr(e, c);
+        }
+        Expr::Steps {
+            from,
+            to,
+            max,
+            pred,
+            ..
+        } => {
+            for x in [from, to, max, pred] {
+                plan_expr(x, c);
+            }
+        }
+        Expr::Const(_) | Expr::Local(_) | Expr::Me | Expr::Opponent | Expr::Counter(_) => {}
+    }
+}
+
+fn plan_whole_set(s: &mut SetExpr, c: &[bool]) {
+    match &mut s.source {
+        SetSource::Neighbours(e) | SetSource::One(e) => plan_expr(e, c),
+        SetSource::Within(a, b) | SetSource::Range(a, b) => {
+            plan_expr(a, c);
+            plan_expr(b, c);
+        }
+        SetSource::Reachable {
+            from, max, pred, ..
+        } => {
+            plan_expr(from, c);
+            plan_expr(max, c);
+            plan_expr(pred, c);
+        }
+        _ => {}
+    }
+    if let Some(f) = &mut s.filter {
+        plan_expr(f, c);
+    }
+    plan_set(s, c);
+}
+
+fn plan_stmts(stmts: &mut [Stmt], c: &[bool]) {
+    for s in stmts {
+        match s {
+            Stmt::Let(_, e) | Stmt::Eval(e) | Stmt::Win(e, _) | Stmt::DestroyUnit(e) => {
+                plan_expr(e, c)
+            }
+            Stmt::Assign(_, _, e) => plan_expr(e, c),
+            Stmt::Emit(spec) => spec.fields.iter_mut().for_each(|(_, e)| plan_expr(e, c)),
+            Stmt::If(cond, a, b) => {
+                plan_expr(cond, c);
+                plan_stmts(a, c);
+                plan_stmts(b, c);
+            }
+            Stmt::For(set, body) => {
+                plan_whole_set(set, c);
+                plan_stmts(body, c);
+            }
+            Stmt::CreateUnit {
+                kind,
+                owner,
+                at,
+                init,
+                ..
+            } => {
+                plan_expr(kind, c);
+                plan_expr(owner, c);
+                plan_expr(at, c);
+                init.iter_mut().for_each(|(_, _, e)| plan_expr(e, c));
+            }
+            Stmt::Draw(_) | Stmt::EndTurn => {}
+        }
+    }
+}
+
+/// Plans every cell set of the game.
+pub fn plan(game: &mut Game) {
+    let c = constant_cell_slots(game);
+    for a in &mut game.actions {
+        for p in &mut a.params {
+            if let Some((s, _)) = &mut p.source {
+                plan_whole_set(s, &c);
+            }
+            for ch in &mut p.checks {
+                plan_expr(&mut ch.cond, &c);
+            }
+        }
+        for ch in &mut a.checks {
+            plan_expr(&mut ch.cond, &c);
+        }
+        plan_stmts(&mut a.effects, &c);
+    }
+    for ph in &mut game.phases {
+        plan_stmts(&mut ph.on_turn_start, &c);
+        plan_stmts(&mut ph.on_turn_end, &c);
+        for step in &mut ph.resolve {
+            if let ResolveStep::Effects(s) = step {
+                plan_stmts(s, &c);
+            }
+        }
+    }
+    for v in &mut game.victory {
+        match v {
+            super::game::VictoryRule::Control { cells, .. } => plan_whole_set(cells, &c),
+            super::game::VictoryRule::Limit {
+                when, rank, report, ..
+            } => {
+                plan_expr(when, &c);
+                rank.iter_mut().for_each(|e| plan_expr(e, &c));
+                report.iter_mut().for_each(|(_, e)| plan_expr(e, &c));
+            }
+            _ => {}
+        }
+    }
+    if let Some(g) = &mut game.greedy {
+        plan_expr(g, &c);
+    }
+    for inv in &mut game.invariants {
+        plan_expr(&mut inv.check, &c);
+    }
+}
