@@ -150,10 +150,10 @@ impl Machine<'_> {
         }
         let phase = &g.phases[self.st.phase as usize];
         match phase.submission {
-            Submission::Batch => {
-                if !self.st.turn_over && self.st.active == player && self.st.is_due(player) {
-                    self.end_turn()?;
-                }
+            Submission::Batch
+                if !self.st.turn_over && self.st.active == player && self.st.is_due(player) =>
+            {
+                self.end_turn()?;
             }
             Submission::Orders => {
                 self.st.due &= !(1 << player);

@@ -199,7 +199,7 @@ impl Machine<'_> {
                 }
             }
         }
-        let mut visit = |m: &mut Self, v: Value, args: &mut ArgList, mode: &mut Mode| -> R<()> {
+        let visit = |m: &mut Self, v: Value, args: &mut ArgList, mode: &mut Mode| -> R<()> {
             m.set_local(p.slot, v);
             if m.param_checks(p, v)?.is_some() {
                 return Ok(());

@@ -118,11 +118,6 @@ impl Engine {
             .collect()
     }
 
-    /// Action kinds allowed in the current phase.
-    fn kinds(&self, m: &Match) -> Vec<u16> {
-        self.game.phase(&m.state).actions.clone()
-    }
-
     /// Every legal action for `player` now (empty when the player is not due).
     pub fn legal(
         &mut self,
@@ -216,11 +211,17 @@ impl Engine {
                 entries = &entries[..budget];
             }
         }
+        // The submission belongs to the turn it was handed in for: once that turn is over (the ply moved
+        // on), the rest is `turn_over`, even if the same player is due again straight away.
+        let ply = mm.st.ply;
         for raw in entries {
             if mm.st.is_over() {
                 break;
             }
-            if !mm.st.is_due(player) || (mm.st.turn_over && kind != Submission::Orders) {
+            if mm.st.ply != ply
+                || !mm.st.is_due(player)
+                || (mm.st.turn_over && kind != Submission::Orders)
+            {
                 mm.invalid(player, raw.clone(), "turn_over");
                 continue;
             }
@@ -240,7 +241,7 @@ impl Engine {
                 }
             }
         }
-        if !mm.st.is_over() && mm.st.is_due(player) {
+        if !mm.st.is_over() && mm.st.ply == ply && mm.st.is_due(player) {
             mm.end_submission(player)?;
         }
         Ok(())

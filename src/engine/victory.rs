@@ -118,6 +118,7 @@ impl Machine<'_> {
 }
 
 /// The single player with the lexicographically highest keys, or `None` on a tie at the top.
+#[allow(clippy::needless_range_loop)] // key position i across players reads clearest indexed
 fn best(keys: &[Vec<Value>]) -> Option<u8> {
     let num = |v: &Value| v.as_f64().unwrap_or(f64::NEG_INFINITY);
     let mut candidates: Vec<usize> = (0..keys.len()).collect();

@@ -49,7 +49,7 @@ impl Diags {
         msg: impl Into<String>,
         hint: Option<String>,
     ) {
-        let mut d = doc.diag(code, &msg.into(), ptr);
+        let mut d = doc.diag(code, msg.into(), ptr);
         if let Some(h) = hint {
             d = d.hint(h);
         }
@@ -398,11 +398,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 ),
                 None,
             ),
-            (Some((_, t)), Some(ty)) => {
-                if ty == Ty::Float {
-                    *t = Ty::Float
-                }
-            }
+            (Some((_, t)), Some(Ty::Float)) => *t = Ty::Float,
             _ => {}
         };
         for (c, v) in &t.defaults {
@@ -446,10 +442,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
 
     // Variables.
-    let mut var_decls = |scope: &str,
-                         raw_vars: &IndexMap<String, RawVar>,
-                         d: &mut Diags,
-                         symbols: &mut Symbols|
+    let var_decls = |scope: &str,
+                     raw_vars: &IndexMap<String, RawVar>,
+                     d: &mut Diags,
+                     symbols: &mut Symbols|
      -> (Vec<VarDecl>, usize) {
         let mut out = Vec::new();
         let mut slot = 0usize;
@@ -693,7 +689,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
 
     // Line of sight and initial owners.
     let sight = raw.board.line_of_sight.as_ref().map(|s| {
-        let mut pred =
+        let pred =
             |v: &Option<Json>, key: &str, d: &mut Diags, symbols: &mut Symbols| -> Option<Expr> {
                 let v = v.as_ref()?;
                 let mut c = Compiler::new(&cat, symbols, false);
@@ -789,10 +785,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 None => None,
             };
             let slot = c.bind(pname, ty);
-            let mut bound = |b: &Option<RawBound>,
-                             key: &str,
-                             c: &mut Compiler,
-                             d: &mut Diags|
+            let bound = |b: &Option<RawBound>,
+                         key: &str,
+                         c: &mut Compiler,
+                         d: &mut Diags|
              -> Option<(Expr, String)> {
                 let b = b.as_ref()?;
                 match c.json_expr(&b.value) {
@@ -1982,7 +1978,7 @@ fn resolve_steps(
             );
             continue;
         };
-        let mut num = |key: &str, d: &mut Diags, c: &mut Compiler| -> Option<Value> {
+        let num = |key: &str, d: &mut Diags, c: &mut Compiler| -> Option<Value> {
             let v = m.get(key)?;
             match c.json_const(v) {
                 Ok(v) => Some(v),
@@ -1992,11 +1988,18 @@ fn resolve_steps(
                 }
             }
         };
-        let text = |key: &str, default: &str| {
-            m.get(key)
-                .and_then(|v| v.as_str())
-                .unwrap_or(default)
-                .to_string()
+        let text = |key: &str, d: &mut Diags| match m.get(key).and_then(|v| v.as_str()) {
+            Some(t) => t.to_string(),
+            None => {
+                d.at(
+                    rd,
+                    &ptr,
+                    "ruleset::resolve",
+                    format!("step `{step}` needs `{key}: <event type>`"),
+                    None,
+                );
+                String::new()
+            }
         };
         let prob = |v: Option<Value>, key: &str, d: &mut Diags, positive: bool| -> f64 {
             match v.and_then(|v| v.as_f64()) {
@@ -2057,17 +2060,29 @@ fn resolve_steps(
                 ResolveStep::ArriveNeutral {
                     chance,
                     hit,
-                    event: text("event", "expansion"),
-                    contest_event: text("contest_event", "combat"),
+                    event: text("event", d),
+                    contest_event: text("contest_event", d),
                 }
             }
             "arrive_hostile" => {
                 let hit = prob(num("hit", d, c), "hit", d, true);
-                let first = text("first", "defender");
+                let first = m
+                    .get("first")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("defender");
+                if first != "defender" && first != "attacker" {
+                    d.at(
+                        rd,
+                        &format!("{ptr}/first"),
+                        "ruleset::resolve",
+                        "`first` is `defender` or `attacker`",
+                        None,
+                    );
+                }
                 ResolveStep::ArriveHostile {
                     hit,
                     defender_first: first == "defender",
-                    event: text("event", "combat"),
+                    event: text("event", d),
                 }
             }
             "cap" => ResolveStep::Cap {
@@ -2080,7 +2095,7 @@ fn resolve_steps(
                 max: num("max", d, c)
                     .and_then(|v| v.as_int())
                     .unwrap_or(i64::MAX),
-                event: text("event", "growth"),
+                event: text("event", d),
             },
             "effects" => {
                 let list = m

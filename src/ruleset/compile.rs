@@ -448,7 +448,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     fn index(&mut self, base: &Node, index: &Node, pos: usize) -> R<(Expr, Ty)> {
-        // A bare per-player variable inside a cell filter means the element's: `forces[me]`.
+        // A bare per-player variable inside a cell filter means the element's: `count[me]`.
         let implicit;
         let (cell, var): (&Node, &String) = match &base.ast {
             Ast::Field(cell, var) => (cell, var),
@@ -617,14 +617,12 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     );
                 }
             }
-            Ty::Player => {
-                if !self.cat.players.iter().any(|p| *p == text) {
-                    return err_hint(
-                        pos,
-                        format!("no player '{text}'"),
-                        format!("players: {}", self.cat.players.join(", ")),
-                    );
-                }
+            Ty::Player if !self.cat.players.contains(&text) => {
+                return err_hint(
+                    pos,
+                    format!("no player '{text}'"),
+                    format!("players: {}", self.cat.players.join(", ")),
+                );
             }
             _ => {}
         }
@@ -971,7 +969,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
     }
 
-    /// Compiles an assignment target such as `to.forces[me]`, `me.gold`, `unit.fortified` or a `let` name.
+    /// Compiles an assignment target such as `to.count[me]`, `me.score`, `unit.ready` or a `let` name.
     pub fn place(&mut self, text: &str) -> R<(Place, Ty)> {
         let node = expr::parse(text).map_err(|e| ExprError {
             pos: e.pos,
@@ -1026,7 +1024,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 ptr.into(),
                 ExprError {
                     pos: 0,
-                    message: "an effect is a mapping such as `{add: {me.gold: 1}}`".into(),
+                    message: "an effect is a mapping such as `{add: {me.score: 1}}`".into(),
                     hint: None,
                 },
             );
@@ -1407,7 +1405,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
         let Some(table) = self.cat.unit_table else {
             return fail(ptr.into(), "this ruleset declares no units".into());
         };
-        let mut get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
+        let get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
             let v = m.get(k)?;
             match this.json_expr(v) {
                 Ok((e, t)) if t == want || (t == Ty::Text && matches!(want, Ty::Row(_))) => Some(e),

@@ -56,7 +56,7 @@ pub struct VarDecl {
     pub hidden: bool,
 }
 
-/// A table of plain data (terrain, unit types...).
+/// A table of plain data (kinds of ground, kinds of unit...).
 #[derive(Debug, Clone)]
 pub struct Table {
     pub name: String,

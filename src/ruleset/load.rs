@@ -99,6 +99,7 @@ pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option
 }
 
 /// Reads a file as text; an unreadable file is a diagnostic (exit 2).
+#[allow(clippy::result_large_err)] // one diagnostic, once per file: size does not matter here
 pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -253,7 +254,7 @@ pub fn load(
                 }),
                 Err(_) => unreadable.push(rdoc.diag(
                     "ruleset::missing_script",
-                    &format!("cannot read script `{name}` next to the ruleset"),
+                    format!("cannot read script `{name}` next to the ruleset"),
                     &format!("/scripts/{i}"),
                 )),
             }
@@ -303,6 +304,7 @@ pub fn detect_kind(v: &Json) -> Option<DocKind> {
 }
 
 /// Validates one file of any kind; `Err` when it cannot be read (exit 2).
+#[allow(clippy::result_large_err)] // as read_source
 pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
     let src = read_source(path)?;
     let doc = match yaml::parse(src.clone()) {
@@ -346,7 +348,7 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
                 None => {
                     return Ok(vec![doc.diag(
                         "scenario::unknown_ruleset",
-                        &format!("no ruleset `{r}` to check this scenario against"),
+                        format!("no ruleset `{r}` to check this scenario against"),
                         "/ruleset",
                     )])
                 }

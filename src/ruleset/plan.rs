@@ -1,5 +1,5 @@
-//! Planning cell sets after analysis: conditions on data that never changes during a match (terrain,
-//! tables, geometry) are split out and computed once per thread; `owner == x` and `empty` become native
+//! Planning cell sets after analysis: conditions on data that never changes during a match (static
+//! cell variables, tables, geometry) are split out and computed once per thread; `owner == x` and `empty` become native
 //! scans of the state arrays. The meaning of every set is unchanged; only the work to list it shrinks.
 use super::game::{Game, ResolveStep};
 use super::ir::*;

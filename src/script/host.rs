@@ -122,7 +122,7 @@ impl Ids {
             Value::Row(t, r) => g.tables[t as usize].keys[r as usize].clone().into(),
         }
     }
-    pub fn from_dynamic(&self, g: &Game, _st: &MatchState, d: Dynamic) -> Value {
+    pub fn value_of(&self, g: &Game, _st: &MatchState, d: Dynamic) -> Value {
         dyn_value(g, d)
     }
 }

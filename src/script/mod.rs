@@ -135,7 +135,7 @@ impl ScriptHost {
         );
         drop(_guard);
         match r {
-            Ok(d) => Ok(self.ids.from_dynamic(game, st, d)),
+            Ok(d) => Ok(self.ids.value_of(game, st, d)),
             Err(e) => Err(RunError::new(format!(
                 "script function `{name}` failed: {e}"
             ))),
