@@ -1,0 +1,194 @@
+//! Architecture invariants, stated as absences (rust-analyzer's habit): the engine names no game; only
+//! `script` imports rhai; only `cli` prints or exits; only `ruleset::load`, `replay` file readers and `cli`
+//! touch the filesystem; every source file says what it owns on its first line.
+use std::path::{Path, PathBuf};
+
+fn sources() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("src/")
+            .filter_map(|e| e.ok())
+            .collect();
+        entries.sort_by_key(|e| e.path());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).expect("readable");
+                out.push((p, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut out,
+    );
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(p)
+        .display()
+        .to_string()
+}
+
+/// Words of the canonical games: ruleset ids, units, ground, resources and their ids.
+const GAME_WORDS: &[&str] = &[
+    "asg",
+    "attrition",
+    "strategic_influence",
+    "strategic influence",
+    "infantry",
+    "cavalry",
+    "archer",
+    "stronghold",
+    "fortif",
+    "shield_wall",
+    "shieldwall",
+    "lumber",
+    "gold_mine",
+    "crown",
+    "reinforce",
+    "supply",
+    "stone",
+    "p1_hq",
+    "p2_hq",
+    "deploy_a",
+    "deploy_b",
+    "high_ground",
+    "forest",
+    "terrain",
+];
+
+#[test]
+fn the_engine_names_no_game() {
+    let mut hits = Vec::new();
+    for (path, text) in sources() {
+        for (i, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            for w in GAME_WORDS {
+                // Whole-word-ish match: the word not glued to other letters on its left.
+                let mut from = 0;
+                while let Some(at) = lower[from..].find(w) {
+                    let start = from + at;
+                    let before = lower[..start].chars().last();
+                    if !before.is_some_and(|c| c.is_ascii_alphabetic()) {
+                        hits.push(format!(
+                            "{}:{}: `{w}` in: {}",
+                            rel(&path),
+                            i + 1,
+                            line.trim()
+                        ));
+                    }
+                    from = start + w.len();
+                }
+            }
+            if lower.contains("\"hq\"") || lower.contains(" hq ") {
+                hits.push(format!(
+                    "{}:{}: `hq` in: {}",
+                    rel(&path),
+                    i + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "game words in src/ (move the knowledge into a ruleset):\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn only_the_script_module_imports_rhai() {
+    for (path, text) in sources() {
+        let r = rel(&path);
+        if r.starts_with("src/script/") {
+            continue;
+        }
+        assert!(
+            !text.contains("rhai::") && !text.contains("use rhai"),
+            "{r} uses rhai directly"
+        );
+    }
+}
+
+#[test]
+fn only_the_cli_prints_or_exits() {
+    for (path, text) in sources() {
+        let r = rel(&path);
+        if r.starts_with("src/cli/") || r == "src/main.rs" {
+            continue;
+        }
+        for needle in [
+            "println!",
+            "eprintln!",
+            "print!(",
+            "eprint!(",
+            "process::exit",
+            "std::io::stdout",
+            "std::io::stderr",
+        ] {
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            assert!(
+                !code.iter().any(|l| l.contains(needle))
+                    || r.contains("/tests")
+                    || text.contains("#[cfg(test)]") && only_in_tests(&text, needle),
+                "{r} uses {needle}: only src/cli prints or exits"
+            );
+        }
+    }
+}
+
+/// Whether every use of `needle` is inside the file's test module.
+fn only_in_tests(text: &str, needle: &str) -> bool {
+    match text.find("#[cfg(test)]") {
+        Some(t) => !text[..t].contains(needle),
+        None => false,
+    }
+}
+
+#[test]
+fn only_loaders_and_the_cli_touch_the_filesystem() {
+    let allowed = ["src/ruleset/load.rs", "src/replay/conformance.rs"];
+    for (path, text) in sources() {
+        let r = rel(&path);
+        if r.starts_with("src/cli/") || allowed.contains(&r.as_str()) {
+            continue;
+        }
+        let code = match text.find("#[cfg(test)]") {
+            Some(t) => &text[..t],
+            None => &text[..],
+        };
+        for needle in [
+            "std::fs",
+            "fs::read",
+            "fs::write",
+            "File::open",
+            "File::create",
+        ] {
+            assert!(
+                !code.contains(needle),
+                "{r} touches the filesystem ({needle})"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_source_file_starts_with_a_module_doc() {
+    for (path, text) in sources() {
+        assert!(
+            text.starts_with("//!"),
+            "{} must start with a `//!` line saying what it owns",
+            rel(&path)
+        );
+    }
+}
