@@ -322,6 +322,14 @@ impl Machine<'_> {
                     .unwrap_or(0)
                     .clamp(0, u32::MAX as i64) as u32;
                 let mut scratch = std::mem::take(&mut self.rt.search);
+                if is_empty_test(pred, *slot) {
+                    let occupant = &self.st.occupant;
+                    let r =
+                        g.board
+                            .steps(a, b, max, |x| occupant[x as usize] == NO_UNIT, &mut scratch);
+                    self.rt.search = scratch;
+                    return Ok(r.map_or(Value::None, |d| Value::Int(d as i64)));
+                }
                 let mut failure = None;
                 let r = g.board.steps(
                     a,
@@ -587,22 +595,33 @@ impl Machine<'_> {
                 let mut buf = self.rt.take_pairs();
                 let mut scratch = std::mem::take(&mut self.rt.search);
                 let mut failure = None;
-                g.board.reachable(
-                    c,
-                    max,
-                    |x| {
-                        self.set_local(*slot, Value::Cell(x));
-                        match self.cond(pred) {
-                            Ok(ok) => ok,
-                            Err(e) => {
-                                failure = Some(e);
-                                false
+                if is_empty_test(pred, *slot) {
+                    let occupant = &self.st.occupant;
+                    g.board.reachable(
+                        c,
+                        max,
+                        |x| occupant[x as usize] == NO_UNIT,
+                        &mut scratch,
+                        &mut buf,
+                    );
+                } else {
+                    g.board.reachable(
+                        c,
+                        max,
+                        |x| {
+                            self.set_local(*slot, Value::Cell(x));
+                            match self.cond(pred) {
+                                Ok(ok) => ok,
+                                Err(e) => {
+                                    failure = Some(e);
+                                    false
+                                }
                             }
-                        }
-                    },
-                    &mut scratch,
-                    &mut buf,
-                );
+                        },
+                        &mut scratch,
+                        &mut buf,
+                    );
+                }
                 self.rt.search = scratch;
                 let mut result = match failure {
                     Some(e) => Err(e),
@@ -791,6 +810,11 @@ impl Machine<'_> {
     pub fn to_json(&self, v: Value) -> Json {
         value_json(self.game, self.st, v)
     }
+}
+
+/// Whether a cell test is exactly `it.empty` for the element in `slot` (then it runs natively).
+fn is_empty_test(pred: &Expr, slot: u16) -> bool {
+    matches!(pred, Expr::CellEmpty(c) if matches!(**c, Expr::Local(s) if s == slot))
 }
 
 /// A value as JSON: ids for cells, units, players and rows.

@@ -31,7 +31,7 @@ impl Machine<'_> {
             self.set_local(p.slot, v);
             if p.source_last {
                 if let Some(reason) = self.param_checks(p, v)? {
-                    return Ok(Err(reason));
+                    return Ok(Err(reason.to_string()));
                 }
             }
             if let Some((set, reason)) = &p.source {
@@ -42,7 +42,7 @@ impl Machine<'_> {
             }
             if !p.source_last {
                 if let Some(reason) = self.param_checks(p, v)? {
-                    return Ok(Err(reason));
+                    return Ok(Err(reason.to_string()));
                 }
             }
         }
@@ -55,14 +55,14 @@ impl Machine<'_> {
     }
 
     /// Bounds and checks of one bound parameter; the failing reason, if any.
-    fn param_checks(&mut self, p: &ParamSpec, v: Value) -> R<Option<String>> {
+    fn param_checks<'p>(&mut self, p: &'p ParamSpec, v: Value) -> R<Option<&'p str>> {
         if let Some((e, reason)) = &p.min {
             let lo = self.eval(e)?;
             if !matches!(
                 super::eval::arith(crate::ruleset::ir::BinOp::Ge, v, lo)?,
                 Value::Bool(true)
             ) {
-                return Ok(Some(reason.clone()));
+                return Ok(Some(reason));
             }
         }
         if let Some((e, reason)) = &p.max {
@@ -71,12 +71,12 @@ impl Machine<'_> {
                 super::eval::arith(crate::ruleset::ir::BinOp::Le, v, hi)?,
                 Value::Bool(true)
             ) {
-                return Ok(Some(reason.clone()));
+                return Ok(Some(reason));
             }
         }
         for c in &p.checks {
             if !self.cond(&c.cond)? {
-                return Ok(Some(c.reason.clone()));
+                return Ok(Some(&c.reason));
             }
         }
         Ok(None)

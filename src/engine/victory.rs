@@ -48,19 +48,21 @@ impl Machine<'_> {
                     }
                 }
                 VictoryRule::Elimination { check, reason } if *check == at => {
-                    let mut alive = vec![false; g.players.len()];
+                    // Bit set of players with a living unit (at most 8 players).
+                    let mut alive = 0u32;
                     for u in &self.st.units {
                         if u.alive {
-                            alive[u.owner as usize] = true;
+                            alive |= 1 << u.owner;
                         }
                     }
-                    let left: Vec<u8> = (0..g.players.len() as u8)
-                        .filter(|p| alive[*p as usize])
-                        .collect();
-                    if left.len() < g.players.len() {
-                        match left.as_slice() {
-                            [] => self.finish(None, reason, Vec::new()),
-                            [p] => self.finish(Some(*p), reason, Vec::new()),
+                    let n = g.players.len() as u32;
+                    let left = alive.count_ones();
+                    if left < n {
+                        match left {
+                            0 => self.finish(None, reason, Vec::new()),
+                            1 => {
+                                self.finish(Some(alive.trailing_zeros() as u8), reason, Vec::new())
+                            }
                             _ => {}
                         }
                     }

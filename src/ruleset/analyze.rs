@@ -34,6 +34,8 @@ pub struct Sources {
     pub scripts: Vec<ScriptFile>,
     /// `--set` overrides, for messages (the values are already in the documents).
     pub overrides: Vec<String>,
+    /// The ruleset's settings as written, before overrides: their types are the settings' types.
+    pub declared_settings: serde_json::Map<String, Json>,
 }
 
 struct Diags {
@@ -320,7 +322,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     Some(format!("choose a value in {range}")),
                 );
             }
-            if json_scalar_ty(&raw.settings[k]) == Some(Ty::Int) && v.as_i64().is_none() {
+            let declared = src.declared_settings.get(k).unwrap_or(&raw.settings[k]);
+            if json_scalar_ty(declared) == Some(Ty::Int) && v.as_i64().is_none() {
                 d.at(
                     doc,
                     &ptr,
@@ -1338,6 +1341,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         continue;
                     };
                     match parse_value(decl.ty, x, symbols) {
+                        Some(Value::Int(i))
+                            if decl.min.is_some_and(|m| i < m)
+                                || decl.max.is_some_and(|m| i > m) =>
+                        {
+                            d.at(
+                                sd,
+                                &format!("{fptr}/{}", esc(p)),
+                                "scenario::bad_value",
+                                format!(
+                                    "`{k}` must be within {} .. {}",
+                                    decl.min.map_or("-inf".into(), |m| m.to_string()),
+                                    decl.max.map_or("+inf".into(), |m| m.to_string())
+                                ),
+                                None,
+                            )
+                        }
                         Some(val) => {
                             st.cell_vars[c * cell_slots + decl.slot as usize + pi] = val.encode()
                         }
@@ -1500,6 +1519,21 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 continue;
             };
             match parse_value(decl.ty, v, &mut symbols) {
+                Some(Value::Int(i))
+                    if decl.min.is_some_and(|m| i < m) || decl.max.is_some_and(|m| i > m) =>
+                {
+                    d.at(
+                        sd,
+                        &vptr,
+                        "scenario::bad_value",
+                        format!(
+                            "`{k}` must be within {} .. {}",
+                            decl.min.map_or("-inf".into(), |m| m.to_string()),
+                            decl.max.map_or("+inf".into(), |m| m.to_string())
+                        ),
+                        None,
+                    )
+                }
                 Some(val) => st.player_vars[pi * player_slots + decl.slot as usize] = val.encode(),
                 None => {
                     let msg = match (decl.ty, v) {

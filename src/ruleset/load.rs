@@ -204,6 +204,15 @@ pub fn load(
         )]));
     };
     let rsrc = read_source(&rpath).map_err(|d| LoadError::Unreadable(vec![d]))?;
+    let declared_settings = match yaml::parse(rsrc.clone()) {
+        Ok(d) => d
+            .value
+            .get("settings")
+            .and_then(|v| v.as_object())
+            .cloned()
+            .unwrap_or_default(),
+        Err(_) => Default::default(),
+    };
     let rdoc = parse_checked(rsrc, DocKind::Ruleset, overrides).map_err(LoadError::Invalid)?;
     let id = rdoc
         .value
@@ -268,6 +277,7 @@ pub fn load(
         scenario: sdoc,
         scripts,
         overrides: overrides.iter().map(|(k, _)| k.clone()).collect(),
+        declared_settings,
     };
     match analyze(&sources) {
         Ok(mut game) => {
@@ -355,6 +365,8 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
             },
             None => Ok(()),
         },
+        // A case that expects an error checks that error when it runs (`arbiter conformance`).
+        DocKind::Conformance if doc.value.pointer("/expect/error").is_some() => Ok(()),
         DocKind::MatchScript | DocKind::Conformance => match name("ruleset") {
             Some(r) => {
                 let set: Vec<(String, Json)> = match doc.value.get("set") {
