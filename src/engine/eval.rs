@@ -171,6 +171,14 @@ impl Machine<'_> {
                 let key = match a {
                     Value::Row(t, r) => Some(g.tables[t as usize].key_syms[r as usize]),
                     Value::Player(p) => Some(g.player_syms[p as usize]),
+                    Value::Unit(u) => {
+                        // Unit ids are made during play, so they are compared as text.
+                        let same = match (self.st.units.get(u as usize), b) {
+                            (Some(unit), Value::Text(s)) => *unit.id == **g.symbols.name(s),
+                            _ => false,
+                        };
+                        return Ok(Value::Bool(same == *eq));
+                    }
                     _ => None,
                 };
                 let same = matches!((key, b), (Some(k), Value::Text(s)) if k == s);

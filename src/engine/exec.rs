@@ -193,6 +193,8 @@ impl Machine<'_> {
         let coerce = |v: Value, ty: Ty| -> Value {
             match (v, ty) {
                 (Value::Int(i), Ty::Float) => Value::Float(i as f64),
+                // A fraction stored into a whole-number variable is rounded down (scripts may return floats).
+                (Value::Float(f), Ty::Int) => Value::Int(f.floor() as i64),
                 (Value::Text(s), Ty::Row(t)) => {
                     let name = g.symbols.name(s);
                     g.tables[t as usize]

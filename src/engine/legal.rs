@@ -19,6 +19,9 @@ enum Mode<'o> {
 impl Machine<'_> {
     /// Checks an action whose arguments were already decoded; `Ok(Err(reason))` when it is not legal.
     pub fn check(&mut self, spec: &ActionSpec, args: &ArgList) -> R<Result<(), String>> {
+        if !self.affordable(spec) {
+            return Ok(Err("not_enough_points".to_string()));
+        }
         for (i, p) in spec.params.iter().enumerate() {
             let v = if i < args.len() {
                 args.get(i)
@@ -118,9 +121,18 @@ impl Machine<'_> {
         })
     }
 
+    /// In a points phase, whether the action's cost fits in what is left of the turn.
+    fn affordable(&self, spec: &ActionSpec) -> bool {
+        let phase = &self.game.phases[self.st.phase as usize];
+        phase.submission != crate::ruleset::game::Submission::Points || spec.cost <= self.st.points
+    }
+
     fn walk_kind(&mut self, kind: u16, mode: &mut Mode) -> R<()> {
         let g = self.game;
         let spec = &g.actions[kind as usize];
+        if !self.affordable(spec) {
+            return Ok(());
+        }
         let mut args = ArgList::new();
         self.walk(spec, kind, 0, &mut args, mode)
     }

@@ -63,12 +63,18 @@ impl From<RunError> for SubmitError {
 pub struct Engine {
     pub game: Arc<Game>,
     rt: Runtime,
+    /// Whether agents should record the wire form of the actions they apply (replays, checks).
+    pub record_actions: bool,
 }
 
 impl Engine {
     pub fn new(game: Arc<Game>) -> Result<Self, RunError> {
         let rt = Runtime::new(&game)?;
-        Ok(Engine { game, rt })
+        Ok(Engine {
+            game,
+            rt,
+            record_actions: true,
+        })
     }
 
     /// Turns event logging on (replays) or off (bulk simulation).

@@ -230,6 +230,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         .collect();
     for (k, v) in &scen.settings {
         let ptr = format!("/settings/{}", esc(k));
+        // Precedence: ruleset, then scenario, then `--set` (already in the ruleset document).
+        if src.overrides.iter().any(|o| *o == format!("settings.{k}")) {
+            continue;
+        }
         match settings.get(k) {
             None => d.key(
                 sd,
@@ -516,12 +520,16 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     let (player_vars, player_slots) = var_decls("player", &raw.state.player, &mut d, &mut symbols);
     let (mut cell_vars, cell_slots) = var_decls("cell", &raw.state.cell, &mut d, &mut symbols);
     let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols);
-    for (scope, decls) in [("player", &player_vars), ("unit", &unit_vars)] {
+    for (scope, decls) in [
+        ("player", &player_vars),
+        ("unit", &unit_vars),
+        ("cell", &cell_vars),
+    ] {
         for v in decls {
-            let builtin: &[&str] = if scope == "unit" {
-                &["owner", "at", "id", "type"]
-            } else {
-                &["id"]
+            let builtin: &[&str] = match scope {
+                "unit" => &["owner", "at", "id", "type"],
+                "cell" => &["owner", "id", "row", "col", "unit", "empty"],
+                _ => &["id"],
             };
             if builtin.contains(&v.name.as_str()) {
                 d.key(
@@ -870,6 +878,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
             },
         };
+        // Legality is evaluated while listing actions too: it must not move the match's random stream.
+        let draws = params.iter().any(|p| {
+            p.source.as_ref().is_some_and(|(s, _)| s.draws())
+                || p.min.as_ref().is_some_and(|(e, _)| e.draws())
+                || p.max.as_ref().is_some_and(|(e, _)| e.draws())
+                || p.checks.iter().any(|c| c.cond.draws())
+        }) || checks.iter().any(|c| c.cond.draws());
+        if draws {
+            d.at(
+                rd,
+                &base,
+                "ruleset::random_in_condition",
+                format!("action `{name}` draws random numbers in its parameters or conditions"),
+                Some("legality is checked while listing actions: draw in `effects` instead".into()),
+            );
+        }
         hoist(&mut params, &checks);
         let mut errs = Vec::new();
         let effects = c.effects(&a.effects, &format!("{base}/effects"), &mut errs);

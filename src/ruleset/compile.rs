@@ -341,7 +341,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             Ty::Unit => match field {
                 "owner" => Ok((Expr::UnitOwner(b), Ty::Player)),
                 "at" => Ok((Expr::UnitAt(b), Ty::Cell)),
-                "id" => Ok((Expr::UnitId(b), Ty::Text)),
+                "id" => Ok((*b, Ty::Unit)),
                 "type" => match self.cat.unit_table {
                     Some(t) => Ok((Expr::UnitType(b), Ty::Row(t))),
                     None => err(pos, "this ruleset declares no units"),
@@ -548,7 +548,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             "==" | "!=" => {
                 let eq = op == "==";
-                let keyed = |t: Ty| matches!(t, Ty::Row(_) | Ty::Player);
+                let keyed = |t: Ty| matches!(t, Ty::Row(_) | Ty::Player | Ty::Unit);
                 if keyed(ta) && tb == Ty::Text {
                     self.check_key(ta, &eb, b.pos)?;
                     return Ok((Expr::KeyEq(eq, Box::new(ea), Box::new(eb)), Ty::Bool));
@@ -1000,6 +1000,8 @@ impl<'a, 'b> Compiler<'a, 'b> {
         base: &str,
         errors: &mut Vec<EffectError>,
     ) -> Vec<Stmt> {
+        // `let` names live until the end of the list they appear in (a block), not beyond it.
+        let scope = self.names.len();
         let mut out = Vec::new();
         for (i, item) in list.iter().enumerate() {
             let ptr = format!("{base}/{i}");
@@ -1007,6 +1009,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 out.push(s);
             }
         }
+        self.names.truncate(scope);
         out
     }
 
@@ -1139,7 +1142,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
                                         || (place.1 == Ty::Float && t == Ty::Int)
                                         || (t == Ty::Text && matches!(place.1, Ty::Row(_)))
                                 }
-                                _ => place.1.is_numeric() && t.is_numeric(),
+                                _ => {
+                                    place.1.is_numeric()
+                                        && t.is_numeric()
+                                        && !(place.1 == Ty::Int && t == Ty::Float)
+                                }
                             };
                             if !ok {
                                 fail(
@@ -1195,6 +1202,24 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         continue;
                     }
                     match self.json_expr(v) {
+                        // Events are built only when recorded: a draw or script call here would make
+                        // recorded and unrecorded runs differ.
+                        Ok((e, _)) if !e.reads(&mut Vec::new()) => {
+                            fail(
+                                errors,
+                                format!("{}/{}", key_ptr(kind), esc(name)),
+                                ExprError {
+                                    pos: 0,
+                                    message:
+                                        "event fields cannot draw random numbers or call scripts"
+                                            .into(),
+                                    hint: Some(
+                                        "compute the value in a `let` first, then emit its name"
+                                            .into(),
+                                    ),
+                                },
+                            );
+                        }
                         Ok((e, _)) => fields.push((name.clone(), e)),
                         Err(e) => {
                             fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);

@@ -205,6 +205,18 @@ impl Expr {
         pure
     }
 
+    /// Whether evaluating this draws random numbers.
+    pub fn draws(&self) -> bool {
+        let mut d = false;
+        self.visit(&mut |e| {
+            d |= matches!(
+                e,
+                Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
+            )
+        });
+        d
+    }
+
     fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
@@ -254,6 +266,18 @@ impl Expr {
 }
 
 impl SetExpr {
+    /// Whether listing this set draws random numbers.
+    pub fn draws(&self) -> bool {
+        let mut d = false;
+        self.visit(&mut |e| {
+            d |= matches!(
+                e,
+                Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
+            )
+        });
+        d
+    }
+
     fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         match &self.source {
             SetSource::Neighbours(e) | SetSource::One(e) => e.visit(f),

@@ -316,6 +316,13 @@ pub fn detect_kind(v: &Json) -> Option<DocKind> {
 /// Validates one file of any kind; `Err` when it cannot be read (exit 2).
 #[allow(clippy::result_large_err)] // as read_source
 pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
+    // A ruleset folder stands for its ruleset.yaml, as with --ruleset.
+    let file = path.join("ruleset.yaml");
+    let path: &Path = if path.is_dir() && file.is_file() {
+        &file
+    } else {
+        path
+    };
     let src = read_source(path)?;
     let doc = match yaml::parse(src.clone()) {
         Ok(d) => d,

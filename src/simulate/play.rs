@@ -59,6 +59,7 @@ pub fn play_match(
         )));
     }
     engine.set_logging(opts.record);
+    engine.record_actions = opts.record || opts.check;
     let mut m = engine.start(seed)?;
     let mut played = Played {
         m: m.clone(),
@@ -96,6 +97,7 @@ pub fn play_match(
             engine.set_logging(false);
             check_submission(engine, before, p, &actions, &m, &mut played.failures)?;
             engine.set_logging(opts.record);
+            engine.record_actions = opts.record || opts.check;
         }
         if !m.state.is_over() && m.state.ply == ply && m.state.due == due && actions.is_empty() {
             let name = &game.players[p as usize];
