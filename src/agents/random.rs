@@ -13,6 +13,8 @@ pub const STREAM_BASE: u64 = 1000;
 
 pub struct RandomAgent {
     rng: Rng,
+    /// Reused between picks so sampling does not allocate.
+    blocks: Vec<crate::engine::legal::Block>,
 }
 
 impl RandomAgent {
@@ -20,6 +22,7 @@ impl RandomAgent {
     pub fn new(seed: u64, player: PlayerIdx) -> Self {
         RandomAgent {
             rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
+            blocks: Vec::new(),
         }
     }
 }
@@ -40,16 +43,27 @@ impl Agent for RandomAgent {
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
         let mut out = Vec::new();
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
-            let n = engine.count_legal(m, player)?;
+            // One walk lists the legal actions as blocks; the pick is uniform over every action in them
+            // (the same draw as counting then taking the k-th).
+            engine.legal_blocks(m, player, &mut self.blocks)?;
+            let n: u64 = self.blocks.iter().map(|b| b.size()).sum();
             let choices = n + u64::from(orders);
             if choices == 0 {
                 break;
             }
-            let k = self.rng.below(choices);
+            let mut k = self.rng.below(choices);
             if k == n {
                 break;
             }
-            let Some(action) = engine.nth_legal(m, player, k)? else {
+            let mut action = None;
+            for b in &self.blocks {
+                if k < b.size() {
+                    action = Some(b.get(k));
+                    break;
+                }
+                k -= b.size();
+            }
+            let Some(action) = action else {
                 return Err(RunError::new(format!(
                     "legal action {k} of {n} could not be enumerated"
                 )));

@@ -81,6 +81,22 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
     })
 }
 
+/// A comparison, with the same meaning as `arith` but no error path: comparisons cannot fail.
+#[inline]
+fn compare(op: BinOp, a: Value, b: Value) -> bool {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return match op {
+            BinOp::Eq => x == y,
+            BinOp::Ne => x != y,
+            BinOp::Lt => x < y,
+            BinOp::Le => x <= y,
+            BinOp::Gt => x > y,
+            _ => x >= y,
+        };
+    }
+    matches!(arith(op, a, b), Ok(Value::Bool(true)))
+}
+
 fn values_equal(a: Value, b: Value) -> bool {
     match (a, b) {
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => x as f64 == y,
@@ -118,8 +134,28 @@ impl Machine<'_> {
         self.rt.locals[slot as usize] = v;
     }
 
+    /// Evaluates a condition. Comparisons, `and`, `or` and `not` are decided here without building
+    /// intermediate values: conditions are most of what legality checks evaluate.
     pub fn cond(&mut self, e: &Expr) -> R<bool> {
-        Ok(self.eval(e)?.truthy())
+        match e {
+            Expr::Bin(BinOp::And, a, b) => Ok(self.cond(a)? && self.cond(b)?),
+            Expr::Bin(BinOp::Or, a, b) => Ok(self.cond(a)? || self.cond(b)?),
+            Expr::Not(x) => Ok(!self.cond(x)?),
+            Expr::Bin(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
+                let a = self.eval(a)?;
+                let b = self.eval(b)?;
+                Ok(compare(*op, a, b))
+            }
+            Expr::CellEmpty(c) => Ok(match self.cell(c)? {
+                Some(c) => self.st.occupant[c as usize] == NO_UNIT,
+                None => false,
+            }),
+            _ => Ok(self.eval(e)?.truthy()),
+        }
     }
 
     fn cell(&mut self, e: &Expr) -> R<Option<u32>> {
@@ -160,10 +196,27 @@ impl Machine<'_> {
             Expr::Not(x) => Value::Bool(!self.cond(x)?),
             Expr::Bin(BinOp::And, a, b) => Value::Bool(self.cond(a)? && self.cond(b)?),
             Expr::Bin(BinOp::Or, a, b) => Value::Bool(self.cond(a)? || self.cond(b)?),
+            Expr::Bin(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
+                let a = self.eval(a)?;
+                let b = self.eval(b)?;
+                Value::Bool(compare(*op, a, b))
+            }
             Expr::Bin(op, a, b) => {
                 let a = self.eval(a)?;
                 let b = self.eval(b)?;
-                arith(*op, a, b)?
+                match (op, a, b) {
+                    (BinOp::Add, Value::Int(x), Value::Int(y)) if x.checked_add(y).is_some() => {
+                        Value::Int(x + y)
+                    }
+                    (BinOp::Sub, Value::Int(x), Value::Int(y)) if x.checked_sub(y).is_some() => {
+                        Value::Int(x - y)
+                    }
+                    _ => arith(*op, a, b)?,
+                }
             }
             Expr::KeyEq(eq, a, b) => {
                 let a = self.eval(a)?;

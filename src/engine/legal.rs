@@ -14,6 +14,31 @@ enum Mode<'o> {
     Count(u64),
     /// Find the k-th legal action (0-based); holds the remaining k, then the result.
     Pick(u64, Option<Action>),
+    /// Every legal action as blocks: an action, or a prefix plus a range (first value, size) for its last
+    /// integer parameter. One walk gives both the count and a way to pick any of them.
+    Blocks(&'o mut Vec<Block>),
+}
+
+/// A run of legal actions found by one walk (see [`Machine::legal_blocks`]).
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub action: Action,
+    /// When set, the actions are `action` extended with each of `size` integers from `first`.
+    pub range: Option<(i64, u64)>,
+}
+
+impl Block {
+    pub fn size(&self) -> u64 {
+        self.range.map_or(1, |(_, n)| n)
+    }
+    /// The `k`-th action of the block.
+    pub fn get(&self, k: u64) -> Action {
+        let mut a = self.action.clone();
+        if let Some((first, _)) = self.range {
+            a.args.push(Value::Int(first + k as i64));
+        }
+        a
+    }
 }
 
 impl Machine<'_> {
@@ -106,6 +131,16 @@ impl Machine<'_> {
         })
     }
 
+    /// Every legal action, as blocks, in one walk.
+    pub fn legal_blocks(&mut self, kinds: &[u16], out: &mut Vec<Block>) -> R<()> {
+        out.clear();
+        let mut mode = Mode::Blocks(out);
+        for &k in kinds {
+            self.walk_kind(k, &mut mode)?;
+        }
+        Ok(())
+    }
+
     /// The k-th legal action in enumeration order.
     pub fn nth_legal(&mut self, kinds: &[u16], k: u64) -> R<Option<Action>> {
         let mut mode = Mode::Pick(k, None);
@@ -164,6 +199,13 @@ impl Machine<'_> {
                     args: args.clone(),
                 }),
                 Mode::Count(n) => *n += 1,
+                Mode::Blocks(out) => out.push(Block {
+                    action: Action {
+                        kind,
+                        args: args.clone(),
+                    },
+                    range: None,
+                }),
                 Mode::Pick(k, found) => {
                     if *k == 0 {
                         *found = Some(Action {
@@ -205,6 +247,16 @@ impl Machine<'_> {
                         } else {
                             *k -= size;
                         }
+                        return Ok(());
+                    }
+                    Mode::Blocks(out) => {
+                        out.push(Block {
+                            action: Action {
+                                kind,
+                                args: args.clone(),
+                            },
+                            range: Some((lo, size)),
+                        });
                         return Ok(());
                     }
                     Mode::Collect(_) => {}

@@ -149,6 +149,22 @@ impl Engine {
         Self::machine(&game, &mut self.rt, m, player).count_legal(kinds)
     }
 
+    /// Every legal action for `player` as blocks (one walk; ranges of amounts stay unexpanded).
+    pub fn legal_blocks(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<legal::Block>,
+    ) -> Result<(), RunError> {
+        out.clear();
+        if m.state.is_over() || !m.state.is_due(player) {
+            return Ok(());
+        }
+        let game = self.game.clone();
+        let kinds = &game.phase(&m.state).actions;
+        Self::machine(&game, &mut self.rt, m, player).legal_blocks(kinds, out)
+    }
+
     pub fn nth_legal(
         &mut self,
         m: &mut Match,
