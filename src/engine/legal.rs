@@ -327,7 +327,17 @@ impl Machine<'_> {
         let g = self.game;
         match p.ty {
             Ty::Cell => {
+                let owner = match &p.owner_filter {
+                    Some(e) => Some(match self.eval(e)? {
+                        Value::Player(o) => o,
+                        _ => crate::model::state::NO_OWNER,
+                    }),
+                    None => None,
+                };
                 for c in 0..g.board.len() as u32 {
+                    if owner.is_some_and(|o| self.st.owner[c as usize] != o) {
+                        continue;
+                    }
                     visit(self, Value::Cell(c), args, mode)?;
                     if Self::done(mode) {
                         break;
@@ -335,8 +345,15 @@ impl Machine<'_> {
                 }
             }
             Ty::Unit => {
+                let owner = match &p.owner_filter {
+                    Some(e) => match self.eval(e)? {
+                        Value::Player(o) => Some(o),
+                        _ => return Ok(()),
+                    },
+                    None => None,
+                };
                 for u in 0..self.st.units.len() {
-                    if self.st.units[u].alive {
+                    if self.st.units[u].alive && owner.is_none_or(|o| self.st.units[u].owner == o) {
                         visit(self, Value::Unit(u as u32), args, mode)?;
                         if Self::done(mode) {
                             break;

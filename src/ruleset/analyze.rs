@@ -846,6 +846,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 max,
                 checks,
                 prune: Vec::new(),
+                owner_filter: None,
             });
         }
         let mut checks = Vec::new();
@@ -1739,6 +1740,28 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
 
 /// Attaches to each parameter the later bounds and action checks that depend only on parameters up to it.
 fn hoist(params: &mut [ParamSpec], checks: &[Check]) {
+    // `p.owner == x` among a unit or cell parameter's checks, x not depending on p: a native pre-filter.
+    for p in params.iter_mut() {
+        if p.source.is_some() || !matches!(p.ty, Ty::Unit | Ty::Cell) {
+            continue;
+        }
+        for c in &p.checks {
+            let Expr::Bin(super::ir::BinOp::Eq, a, b) = &c.cond else {
+                continue;
+            };
+            for (side, other) in [(a, b), (b, a)] {
+                let owner_of_p = matches!(&**side, Expr::UnitOwner(x) | Expr::CellOwner(x) if matches!(**x, Expr::Local(s) if s == p.slot));
+                let mut used = Vec::new();
+                if owner_of_p
+                    && other.reads(&mut used)
+                    && !used.contains(&p.slot)
+                    && p.owner_filter.is_none()
+                {
+                    p.owner_filter = Some((**other).clone());
+                }
+            }
+        }
+    }
     let slots: Vec<u16> = params.iter().map(|p| p.slot).collect();
     // The index of the last parameter an expression reads, if it is pure and reads only parameters.
     let depth = |e: &Expr| -> Option<usize> {

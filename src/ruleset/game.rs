@@ -100,6 +100,9 @@ pub struct ParamSpec {
     /// Conditions of later parameters and of the action that depend only on parameters up to this one:
     /// enumeration tests them as soon as this parameter is bound, to skip hopeless branches early.
     pub prune: Vec<Prune>,
+    /// For enumeration of a unit or cell parameter without `in`: one of its checks requires this owner,
+    /// so other elements are skipped natively before any check runs (validation still runs every check).
+    pub owner_filter: Option<Expr>,
 }
 
 /// A test hoisted into enumeration from a later parameter or the action's checks.
