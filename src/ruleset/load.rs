@@ -101,21 +101,26 @@ pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option
 /// Reads a file as text; an unreadable file is a diagnostic (exit 2).
 #[allow(clippy::result_large_err)] // one diagnostic, once per file: size does not matter here
 pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
+    let name = path.display().to_string();
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Ok(Arc::new(SourceFile {
-                name: path.display().to_string(),
-                text,
-            })),
-            Err(_) => Err(Diagnostic::error(
-                "io::not_utf8",
-                format!("{} is not UTF-8 text", path.display()),
-            )),
+            Ok(text) => Ok(Arc::new(SourceFile { name, text })),
+            Err(e) => {
+                // Point at the first byte that is not UTF-8: show the valid text before it.
+                let good = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let at = text.char_indices().nth(String::from_utf8_lossy(&e.as_bytes()[..good]).chars().count()).map_or(text.len(), |(i, _)| i);
+                Err(Diagnostic::error("io::not_utf8", format!("{name} is not UTF-8 text"))
+                    .at(Arc::new(SourceFile { name, text }), at..at)
+                    .hint("save the file as UTF-8"))
+            }
         },
-        Err(e) => Err(Diagnostic::error(
-            "io::unreadable",
-            format!("cannot read {}: {e}", path.display()),
-        )),
+        Err(e) => {
+            let hint = if path.is_dir() { "give a file (a ruleset folder stands for its ruleset.yaml)" } else { "check the path and its permissions" };
+            Err(Diagnostic::error("io::unreadable", format!("cannot read {name}: {e}"))
+                .at(Arc::new(SourceFile { name, text: String::new() }), 0..0)
+                .hint(hint))
+        }
     }
 }
 
