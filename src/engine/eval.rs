@@ -83,7 +83,7 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
 
 /// A comparison, with the same meaning as `arith` but no error path: comparisons cannot fail.
 #[inline]
-fn compare(op: BinOp, a: Value, b: Value) -> bool {
+pub fn compare(op: BinOp, a: Value, b: Value) -> bool {
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         return match op {
             BinOp::Eq => x == y,
@@ -172,7 +172,46 @@ impl Machine<'_> {
         })
     }
 
+    /// Evaluates an expression. The common small forms are handled here with a small frame; the rest
+    /// (sets, paths, scripts, text keys) in `eval_rest`, kept out of line.
+    #[inline]
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        let g = self.game;
+        match e {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(s) => Ok(self.local(*s)),
+            Expr::Me => Ok(Value::Player(self.me)),
+            Expr::CellVarOf(c, slot, p, ty) => {
+                let c = self.eval(c)?;
+                let p = self.eval(p)?;
+                Ok(match (c, p) {
+                    (Value::Cell(c), Value::Player(p)) => Value::decode(
+                        self.st.cell_vars[c as usize * g.cell_slots + *slot as usize + p as usize],
+                        *ty,
+                    ),
+                    _ => Value::None,
+                })
+            }
+            Expr::CellVar(c, slot, ty) => Ok(match self.eval(c)? {
+                Value::Cell(c) => Value::decode(
+                    self.st.cell_vars[c as usize * g.cell_slots + *slot as usize],
+                    *ty,
+                ),
+                _ => Value::None,
+            }),
+            Expr::PlayerVar(p, slot, ty) => Ok(match self.eval(p)? {
+                Value::Player(p) => Value::decode(
+                    self.st.player_vars[p as usize * g.player_slots + *slot as usize],
+                    *ty,
+                ),
+                _ => Value::None,
+            }),
+            _ => self.eval_rest(e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Expr) -> R<Value> {
         let g = self.game;
         Ok(match e {
             Expr::Const(v) => *v,
@@ -504,13 +543,12 @@ impl Machine<'_> {
         Ok(true)
     }
 
-    /// Evaluates a cell predicate whose cell is bound to local slot 0 (line-of-sight tests).
+    /// Evaluates a line-of-sight cell test for cell `c`.
     fn pred_on(&mut self, e: &Expr, c: u32) -> R<bool> {
-        let saved = self.local(0);
-        self.set_local(0, Value::Cell(c));
-        let r = self.cond(e);
-        self.set_local(0, saved);
-        r
+        // Line-of-sight tests are compiled with their cell in the reserved slot, clear of action locals.
+        let slot = crate::ruleset::analyze::SIGHT_SLOT;
+        self.set_local(slot, Value::Cell(c));
+        self.cond(e)
     }
 
     /// Calls `f` for every element of the set that passes its filter; `f` returns false to stop early.

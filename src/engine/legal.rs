@@ -86,19 +86,13 @@ impl Machine<'_> {
     fn param_checks<'p>(&mut self, p: &'p ParamSpec, v: Value) -> R<Option<&'p str>> {
         if let Some((e, reason)) = &p.min {
             let lo = self.eval(e)?;
-            if !matches!(
-                super::eval::arith(crate::ruleset::ir::BinOp::Ge, v, lo)?,
-                Value::Bool(true)
-            ) {
+            if !super::eval::compare(crate::ruleset::ir::BinOp::Ge, v, lo) {
                 return Ok(Some(reason));
             }
         }
         if let Some((e, reason)) = &p.max {
             let hi = self.eval(e)?;
-            if !matches!(
-                super::eval::arith(crate::ruleset::ir::BinOp::Le, v, hi)?,
-                Value::Bool(true)
-            ) {
+            if !super::eval::compare(crate::ruleset::ir::BinOp::Le, v, hi) {
                 return Ok(Some(reason));
             }
         }
@@ -273,10 +267,7 @@ impl Machine<'_> {
                     Prune::Range(lo, hi) => {
                         let lo = m.eval(lo)?;
                         let hi = m.eval(hi)?;
-                        matches!(
-                            super::eval::arith(crate::ruleset::ir::BinOp::Le, lo, hi)?,
-                            Value::Bool(true)
-                        )
+                        super::eval::compare(crate::ruleset::ir::BinOp::Le, lo, hi)
                     }
                     Prune::Cond(c) => m.cond(c)?,
                 };

@@ -109,17 +109,38 @@ pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
                 // Point at the first byte that is not UTF-8: show the valid text before it.
                 let good = e.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let at = text.char_indices().nth(String::from_utf8_lossy(&e.as_bytes()[..good]).chars().count()).map_or(text.len(), |(i, _)| i);
-                Err(Diagnostic::error("io::not_utf8", format!("{name} is not UTF-8 text"))
-                    .at(Arc::new(SourceFile { name, text }), at..at)
-                    .hint("save the file as UTF-8"))
+                let at = text
+                    .char_indices()
+                    .nth(
+                        String::from_utf8_lossy(&e.as_bytes()[..good])
+                            .chars()
+                            .count(),
+                    )
+                    .map_or(text.len(), |(i, _)| i);
+                Err(
+                    Diagnostic::error("io::not_utf8", format!("{name} is not UTF-8 text"))
+                        .at(Arc::new(SourceFile { name, text }), at..at)
+                        .hint("save the file as UTF-8"),
+                )
             }
         },
         Err(e) => {
-            let hint = if path.is_dir() { "give a file (a ruleset folder stands for its ruleset.yaml)" } else { "check the path and its permissions" };
-            Err(Diagnostic::error("io::unreadable", format!("cannot read {name}: {e}"))
-                .at(Arc::new(SourceFile { name, text: String::new() }), 0..0)
-                .hint(hint))
+            let hint = if path.is_dir() {
+                "give a file (a ruleset folder stands for its ruleset.yaml)"
+            } else {
+                "check the path and its permissions"
+            };
+            Err(
+                Diagnostic::error("io::unreadable", format!("cannot read {name}: {e}"))
+                    .at(
+                        Arc::new(SourceFile {
+                            name,
+                            text: String::new(),
+                        }),
+                        0..0,
+                    )
+                    .hint(hint),
+            )
         }
     }
 }
