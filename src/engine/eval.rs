@@ -206,6 +206,22 @@ impl Machine<'_> {
                 ),
                 _ => Value::None,
             }),
+            Expr::UnitVar(u, slot, ty) => Ok(match self.eval(u)? {
+                Value::Unit(u) if self.st.units.get(u as usize).is_some_and(|x| x.alive) => {
+                    Value::decode(
+                        self.st.unit_vars[u as usize * g.unit_slots + *slot as usize],
+                        *ty,
+                    )
+                }
+                _ => Value::None,
+            }),
+            Expr::CellUnit(c) => Ok(match self.eval(c)? {
+                Value::Cell(c) => match self.st.occupant[c as usize] {
+                    NO_UNIT => Value::None,
+                    u => Value::Unit(u),
+                },
+                _ => Value::None,
+            }),
             _ => self.eval_rest(e),
         }
     }

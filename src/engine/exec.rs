@@ -58,12 +58,17 @@ impl Machine<'_> {
             }
             Stmt::For(set, body) => {
                 // Collect first: the body may change what the set would contain.
-                let mut items: Vec<Value> = Vec::new();
-                self.each(set, &mut |_, v| {
+                let mut items = self.rt.take_values();
+                let listed = self.each(set, &mut |_, v| {
                     items.push(v);
                     Ok(true)
-                })?;
-                for v in items {
+                });
+                if let Err(e) = listed {
+                    self.rt.give_values(items);
+                    return Err(e);
+                }
+                let mut outcome = Ok(());
+                for &v in &items {
                     if self.st.result.is_some() {
                         break;
                     }
@@ -73,8 +78,13 @@ impl Machine<'_> {
                         }
                     }
                     self.set_local(set.slot, v);
-                    self.run(body, sig)?;
+                    if let Err(e) = self.run(body, sig) {
+                        outcome = Err(e);
+                        break;
+                    }
                 }
+                self.rt.give_values(items);
+                outcome?;
             }
             Stmt::Eval(e) => {
                 self.eval(e)?;

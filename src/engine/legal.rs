@@ -296,12 +296,17 @@ impl Machine<'_> {
                 return Ok(());
             }
             let mut failure = None;
-            let mut candidates = Vec::new();
-            self.each(set, &mut |_, v| {
+            // Listed first (the walk below may list other sets), into a pooled buffer.
+            let mut candidates = self.rt.take_values();
+            let listed = self.each(set, &mut |_, v| {
                 candidates.push(v);
                 Ok(true)
-            })?;
-            for v in candidates {
+            });
+            if let Err(e) = listed {
+                self.rt.give_values(candidates);
+                return Err(e);
+            }
+            for &v in &candidates {
                 if let Err(e) = visit(self, v, args, mode) {
                     failure = Some(e);
                     break;
@@ -310,6 +315,7 @@ impl Machine<'_> {
                     break;
                 }
             }
+            self.rt.give_values(candidates);
             if let Some(e) = failure {
                 return Err(e);
             }

@@ -34,6 +34,7 @@ pub struct Runtime {
     pub search: SearchScratch,
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
+    value_bufs: Vec<Vec<Value>>,
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
@@ -48,6 +49,7 @@ impl Runtime {
             search: SearchScratch::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
+            value_bufs: Vec::new(),
             log: None,
             scripts: Some(ScriptHost::new(game)?),
             fixed: Default::default(),
@@ -60,6 +62,14 @@ impl Runtime {
     }
     pub fn give_cells(&mut self, v: Vec<CellId>) {
         self.cell_bufs.push(v);
+    }
+    pub fn take_values(&mut self) -> Vec<Value> {
+        let mut v = self.value_bufs.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+    pub fn give_values(&mut self, v: Vec<Value>) {
+        self.value_bufs.push(v);
     }
     pub fn take_pairs(&mut self) -> Vec<(CellId, u32)> {
         let mut v = self.pair_bufs.pop().unwrap_or_default();
