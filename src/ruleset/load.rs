@@ -198,6 +198,31 @@ fn set_path(node: &mut Json, parts: &[&str], value: &Json) -> bool {
     }
 }
 
+/// A problem found at a value that `--set` replaced points at the file's original value: say so, and
+/// show the value that was actually checked.
+pub fn mark_overridden(doc: &YamlDoc, overrides: &[(String, Json)], found: &mut [Diagnostic]) {
+    for (path, value) in overrides {
+        let pointer: String = path
+            .split('.')
+            .map(|p| format!("/{}", yaml::pointer_escape(p)))
+            .collect();
+        let spans = [
+            doc.value_span(&pointer),
+            doc.key_span(&pointer),
+            Some(doc.focus_span(&pointer)),
+        ];
+        for d in found.iter_mut() {
+            let here = d
+                .span
+                .as_ref()
+                .is_some_and(|s| spans.iter().flatten().any(|x| x == s));
+            if here && !d.message.contains("--set") {
+                d.message = format!("{} (the value given with --set {path}={value})", d.message);
+            }
+        }
+    }
+}
+
 /// Parses a document and checks it against its schema.
 pub fn parse_checked(
     source: Arc<SourceFile>,
@@ -206,7 +231,9 @@ pub fn parse_checked(
 ) -> Result<YamlDoc, Vec<Diagnostic>> {
     let mut doc = yaml::parse(source)?;
     let mut problems = apply_overrides(&mut doc, overrides);
-    problems.extend(super::schemas::check(kind, &doc));
+    let mut found = super::schemas::check(kind, &doc);
+    mark_overridden(&doc, overrides, &mut found);
+    problems.extend(found);
     if problems.is_empty() {
         Ok(doc)
     } else {
@@ -305,7 +332,10 @@ pub fn load(
         overrides: overrides.iter().map(|(k, _)| k.clone()).collect(),
         declared_settings,
     };
-    match analyze(&sources) {
+    match analyze(&sources).map_err(|mut d| {
+        mark_overridden(&sources.ruleset, overrides, &mut d);
+        d
+    }) {
         Ok(mut game) => {
             super::plan::plan(&mut game);
             Ok(Loaded {
