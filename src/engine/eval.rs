@@ -664,32 +664,7 @@ impl Machine<'_> {
                     .clamp(0, u32::MAX as i64) as u32;
                 let mut buf = self.rt.take_cells();
                 g.board.within(c, r, &mut buf);
-                let mut result = Ok(());
-                for &n in &buf {
-                    let v = Value::Cell(n);
-                    self.set_local(s.slot, v);
-                    let pass = match &s.filter {
-                        Some(c) => match self.cond(c) {
-                            Ok(p) => p,
-                            Err(e) => {
-                                result = Err(e);
-                                break;
-                            }
-                        },
-                        None => true,
-                    };
-                    if pass {
-                        self.set_local(s.slot, v);
-                        match f(self, v) {
-                            Ok(true) => {}
-                            Ok(false) => break,
-                            Err(e) => {
-                                result = Err(e);
-                                break;
-                            }
-                        }
-                    }
-                }
+                let result = self.visit_cells(s, buf.iter().copied(), f);
                 self.rt.give_cells(buf);
                 return result;
             }
@@ -738,39 +713,35 @@ impl Machine<'_> {
                     );
                 }
                 self.rt.search = scratch;
-                let mut result = match failure {
+                let result = match failure {
                     Some(e) => Err(e),
-                    None => Ok(()),
+                    None => self.visit_cells(s, buf.iter().map(|&(n, _)| n), f),
                 };
-                if result.is_ok() {
-                    for &(n, _) in &buf {
-                        let v = Value::Cell(n);
-                        self.set_local(s.slot, v);
-                        let pass = match &s.filter {
-                            Some(c) => match self.cond(c) {
-                                Ok(p) => p,
-                                Err(e) => {
-                                    result = Err(e);
-                                    break;
-                                }
-                            },
-                            None => true,
-                        };
-                        if pass {
-                            self.set_local(s.slot, v);
-                            match f(self, v) {
-                                Ok(true) => {}
-                                Ok(false) => break,
-                                Err(e) => {
-                                    result = Err(e);
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                }
                 self.rt.give_pairs(buf);
                 return result;
+            }
+        }
+        Ok(())
+    }
+
+    /// Visits listed cells through the set's filter (sources that list into a buffer first).
+    fn visit_cells(
+        &mut self,
+        s: &SetExpr,
+        cells: impl Iterator<Item = u32>,
+        f: &mut dyn FnMut(&mut Self, Value) -> R<bool>,
+    ) -> R<()> {
+        for n in cells {
+            let v = Value::Cell(n);
+            self.set_local(s.slot, v);
+            if let Some(c) = &s.filter {
+                if !self.cond(c)? {
+                    continue;
+                }
+                self.set_local(s.slot, v);
+            }
+            if !f(self, v)? {
+                break;
             }
         }
         Ok(())
