@@ -55,6 +55,19 @@ impl Runtime {
             fixed: Default::default(),
         })
     }
+    /// Scratch space without scripts, for rule queries made from inside a script call.
+    pub fn without_scripts(game: &Game) -> Self {
+        Runtime {
+            locals: vec![Value::None; game.max_locals.max(8)],
+            search: SearchScratch::default(),
+            cell_bufs: Vec::new(),
+            pair_bufs: Vec::new(),
+            value_bufs: Vec::new(),
+            log: None,
+            scripts: None,
+            fixed: Default::default(),
+        }
+    }
     pub fn take_cells(&mut self) -> Vec<CellId> {
         let mut v = self.cell_bufs.pop().unwrap_or_default();
         v.clear();

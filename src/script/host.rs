@@ -447,6 +447,33 @@ pub fn register(e: &mut Engine) {
                 .map_or(Dynamic::UNIT, |d| Dynamic::from(d as i64)))
         })
     });
+    e.register_fn("line_of_sight", |a: &str, b: &str| {
+        with(|g, st, rng, _, me| {
+            let (a, b) = (cell(g, a)?, cell(g, b)?);
+            // The ruleset's own line-of-sight rule, evaluated natively on a scratch runtime.
+            let mut rt = crate::engine::Runtime::without_scripts(g);
+            let mut m = crate::engine::Machine {
+                game: g,
+                st,
+                rng,
+                rt: &mut rt,
+                me,
+            };
+            m.line_of_sight(a, b).map_err(|e| e.to_string().into())
+        })
+    });
+    e.register_fn("path_length", |a: &str, b: &str, max: i64| {
+        with(|g, st, _, _, _| {
+            let (a, b) = (cell(g, a)?, cell(g, b)?);
+            let mut scratch = crate::board::SearchScratch::default();
+            let occupant = &st.occupant;
+            let max = max.clamp(0, u32::MAX as i64) as u32;
+            let d = g
+                .board
+                .steps(a, b, max, |x| occupant[x as usize] == NO_UNIT, &mut scratch);
+            Ok(d.map_or(Dynamic::UNIT, |d| Dynamic::from(d as i64)))
+        })
+    });
     e.register_fn("adjacent", |a: &str, b: &str| {
         with(|g, _, _, _, _| Ok(g.board.adjacent(cell(g, a)?, cell(g, b)?)))
     });
