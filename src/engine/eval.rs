@@ -757,7 +757,8 @@ impl Machine<'_> {
 
     /// The cells passing a set's fixed pre-filter, computed once per thread and kept.
     fn fixed_cells(&mut self, s: &SetExpr, e: &Expr) -> R<std::rc::Rc<[u32]>> {
-        let key = s as *const SetExpr as usize;
+        // Per set and per player: a fixed condition may mention `me` or `opponent`.
+        let key = (s as *const SetExpr as usize, self.me);
         if let Some(v) = self.rt.fixed.get(&key) {
             return Ok(v.clone());
         }

@@ -39,7 +39,7 @@ pub struct Runtime {
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
     /// Cells passing each set's fixed pre-filter, keyed by the set's address in the (immutable) game.
-    pub fixed: std::collections::HashMap<usize, std::rc::Rc<[u32]>>,
+    pub fixed: std::collections::HashMap<(usize, crate::model::PlayerIdx), std::rc::Rc<[u32]>>,
 }
 
 impl Runtime {

@@ -96,7 +96,8 @@ fn visit_places(stmts: &[Stmt], f: &mut dyn FnMut(&Place)) {
 fn is_fixed(e: &Expr, slot: u16, constant: &[bool]) -> bool {
     let elem = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
     match e {
-        Expr::Const(_) => true,
+        // `me` is fixed within one player's view: such sets are kept per player.
+        Expr::Const(_) | Expr::Me | Expr::Opponent => true,
         Expr::Local(s) => *s == slot,
         Expr::CellVar(c, s, _) => elem(c) && constant.get(*s as usize).copied().unwrap_or(false),
         Expr::CellId(c) | Expr::CellRow(c) | Expr::CellCol(c) => elem(c),
