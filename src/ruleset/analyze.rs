@@ -284,7 +284,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 &format!("/limits/{}", esc(k)),
                 "ruleset::unknown_setting",
                 format!("limit for unknown setting `{k}`"),
-                None,
+                Some(match closest(k, raw.settings.keys().map(|s| s.as_str())) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => "declare the setting under `settings:` first".into(),
+                }),
             );
             continue;
         };
@@ -461,7 +464,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let ty = match parse_ty(&v.ty, v.table.as_deref(), &tables) {
                 Ok(t) => t,
                 Err(m) => {
-                    d.at(rd, &format!("{ptr}/type"), "ruleset::bad_type", m, None);
+                    d.at(rd, &format!("{ptr}/type"), "ruleset::bad_type", m, Some("types: int, float, bool, text, cell, unit, player, or row (with `table:`)".into()));
                     continue;
                 }
             };
@@ -471,7 +474,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     &format!("{ptr}/per_player"),
                     "ruleset::bad_type",
                     "only cell variables can be per player",
-                    None,
+                    Some("remove `per_player`, or declare the variable under `state.cell`".into()),
                 );
             }
             let initial = match (&v.initial, ty) {
@@ -496,7 +499,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         &format!("{ptr}/initial"),
                         "ruleset::bad_type",
                         format!("initial value does not fit type {}", ty.name()),
-                        None,
+                        Some(format!(
+                            "give a {} value, or an expression as text",
+                            ty.name()
+                        )),
                     );
                     Value::None
                 }
@@ -1067,7 +1073,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         &format!("{base}/first"),
                         "ruleset::unknown_player",
                         format!("no player `{p}`"),
-                        None,
+                        Some(format!(
+                            "players: {} (or `scenario` for the scenario's first player)",
+                            raw.players.join(", ")
+                        )),
                     );
                     0
                 }
@@ -1338,8 +1347,22 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     &fptr,
                     "scenario::unknown_var",
                     format!("cells have no variable `{k}`"),
-                    closest(k, cell_vars.iter().map(|x| x.name.as_str()))
-                        .map(|c| format!("did you mean `{c}`?")),
+                    Some(
+                        match closest(k, cell_vars.iter().map(|x| x.name.as_str())) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None if player_vars.iter().any(|x| x.name == *k) => {
+                                format!("`{k}` is a player variable: set it under `players:`")
+                            }
+                            None => format!(
+                                "cell variables: {}",
+                                cell_vars
+                                    .iter()
+                                    .map(|x| x.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        },
+                    ),
                 );
                 continue;
             };
@@ -1538,8 +1561,16 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     &vptr,
                     "scenario::unknown_var",
                     format!("players have no variable `{k}`"),
-                    closest(k, player_vars.iter().map(|x| x.name.as_str()))
-                        .map(|c| format!("did you mean `{c}`?")),
+                    Some(match closest(k, player_vars.iter().map(|x| x.name.as_str())) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None if cell_vars.iter().any(|x| x.name == *k) => {
+                            format!("`{k}` is a cell variable: set it on the cells (nodes, layers or cells)")
+                        }
+                        None => format!(
+                            "player variables: {}",
+                            player_vars.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    }),
                 );
                 continue;
             };
@@ -1615,7 +1646,16 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 &format!("{uptr}/at"),
                 "scenario::off_board",
                 format!("cell `{}` is not on the board", u.at),
-                None,
+                Some(if board.width() > 0 {
+                    format!(
+                        "the board has {} cells, from {} to {}",
+                        board.len(),
+                        board.id(0),
+                        board.id(board.len() as u32 - 1)
+                    )
+                } else {
+                    "use one of the node ids of `board.nodes`".into()
+                }),
             ),
             Some(c) if st.occupant[c as usize] != NO_UNIT => {
                 let other = st.units[st.occupant[c as usize] as usize].id.clone();
