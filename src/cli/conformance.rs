@@ -24,6 +24,14 @@ pub fn conformance(a: &ConformanceArgs) -> i32 {
     } else {
         a.dirs.clone()
     };
+    // A folder that does not exist is an unreadable input (exit 2), not a failing case.
+    let missing: Vec<&PathBuf> = dirs.iter().filter(|d| !d.exists()).collect();
+    if !missing.is_empty() {
+        for d in missing {
+            eprintln!("error[io::unreadable]: no such folder {}", d.display());
+        }
+        return super::USAGE;
+    }
     let (passed, failed, lines) = run_dirs(&dirs);
     for line in &lines {
         println!("{line}");
