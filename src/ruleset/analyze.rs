@@ -598,6 +598,35 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 );
             }
         }
+        if let Ok(fns) = crate::script::inspect(&s.source.text) {
+            let all: Vec<(String, usize)> = src
+                .scripts
+                .iter()
+                .filter_map(|x| crate::script::inspect(&x.source.text).ok())
+                .flatten()
+                .chain(fns)
+                .collect();
+            for (name, off) in crate::script::unknown_calls(&s.source.text, &all) {
+                d.list.push(
+                    Diagnostic::error(
+                        "script::unknown_function",
+                        format!("`{name}` is not a function of the scripts, the host API or Rhai"),
+                    )
+                    .at(s.source.clone(), off..off + name.len())
+                    .hint(
+                        match closest(
+                            &name,
+                            all.iter()
+                                .map(|(n, _)| n.as_str())
+                                .chain(crate::script::HOST_FUNCTIONS.iter().copied()),
+                        ) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "see the host API in docs/ruleset-language.md".into(),
+                        },
+                    ),
+                );
+            }
+        }
         for (f, lit, off) in crate::script::literal_names(&s.source.text) {
             let known = match f.as_str() {
                 "stat" => unit_table.map(|t| tables[t as usize].column(&lit).is_some()),

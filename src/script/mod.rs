@@ -43,6 +43,142 @@ pub fn inspect(text: &str) -> Result<Vec<FnSig>, ScriptError> {
         .collect())
 }
 
+/// The host API's function names (for "did you mean" hints).
+pub const HOST_FUNCTIONS: &[&str] = &[
+    "me",
+    "turn",
+    "ply",
+    "setting",
+    "random",
+    "coin",
+    "chance",
+    "owner",
+    "set_owner",
+    "cell_var",
+    "cell_var_of",
+    "set_cell_var",
+    "set_cell_var_of",
+    "player_var",
+    "set_player_var",
+    "unit_at",
+    "unit_owner",
+    "unit_cell",
+    "unit_type",
+    "unit_var",
+    "set_unit_var",
+    "stat",
+    "table",
+    "neighbours",
+    "distance",
+    "line_of_sight",
+    "path_length",
+    "adjacent",
+    "emit",
+    "logging",
+];
+
+/// Calls in script text to functions that exist nowhere: not in the scripts, the host API or Rhai's
+/// library. Returns (name, byte offset). Rhai itself only notices these when the call runs.
+pub fn unknown_calls(text: &str, script_fns: &[FnSig]) -> Vec<(String, usize)> {
+    use std::collections::HashSet;
+    let mut engine = sandbox::engine();
+    host::register(&mut engine);
+    let known: HashSet<String> = engine
+        .gen_fn_signatures(true)
+        .into_iter()
+        .filter_map(|sig| sig.split('(').next().map(|n| n.trim().to_string()))
+        .chain(script_fns.iter().map(|(n, _)| n.clone()))
+        .collect();
+    const KEYWORDS: &[&str] = &[
+        "if",
+        "else",
+        "while",
+        "loop",
+        "for",
+        "in",
+        "fn",
+        "return",
+        "switch",
+        "do",
+        "until",
+        "let",
+        "const",
+        "throw",
+        "try",
+        "catch",
+        "break",
+        "continue",
+        "Fn",
+        "call",
+        "curry",
+        "is_def_fn",
+        "is_def_var",
+        "type_of",
+        "print",
+        "debug",
+        "is_shared",
+    ];
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut in_comment = false;
+    let mut in_string: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_comment {
+            if c == b'\n' {
+                in_comment = false;
+            }
+            i += 1;
+            continue;
+        }
+        if let Some(q) = in_string {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                in_string = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            in_comment = true;
+            i += 2;
+            continue;
+        }
+        if c == b'"' || c == b'`' || c == b'\'' {
+            in_string = Some(c);
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let name = &text[start..i];
+            let mut j = i;
+            while j < bytes.len() && bytes[j] == b' ' {
+                j += 1;
+            }
+            // A definition (`fn name(`) is not a call.
+            let defined_here = text[..start].trim_end().ends_with("fn");
+            if bytes.get(j) == Some(&b'(')
+                && !defined_here
+                && !KEYWORDS.contains(&name)
+                && !known.contains(name)
+            {
+                out.push((name.to_string(), start));
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Names of host-API calls whose variable/column argument is a literal, found in script text:
 /// (function, literal, byte offset of the literal). Analysis checks them against the declarations.
 pub fn literal_names(text: &str) -> Vec<(String, String, usize)> {
