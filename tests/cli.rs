@@ -464,3 +464,71 @@ fn conformance_reports_each_case() {
     );
     assert!(text.trim_end().ends_with("2 passed, 1 failed"), "{text}");
 }
+
+/// Copies a folder tree (test helper).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn arbiter_toml_adds_search_folders_and_rejects_unknown_keys() {
+    let dir = scratch("arbiter_toml");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // A games folder of the user's own, outside the repository, with a ruleset under a new name.
+    copy_tree(
+        &root.join("rulesets/asg"),
+        &dir.join("games/rulesets/my_variant"),
+    );
+    copy_tree(
+        &root.join("scenarios/asg"),
+        &dir.join("games/scenarios/asg"),
+    );
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).expect("mkdir");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(&work)
+            .output()
+            .expect("runs")
+    };
+    let args = [
+        "match",
+        "--ruleset",
+        "my_variant",
+        "--p1",
+        "random",
+        "--p2",
+        "random",
+        "--seed",
+        "1",
+    ];
+    let without = run(&args);
+    assert_eq!(
+        code(&without),
+        2,
+        "not found without arbiter.toml: {}",
+        stderr(&without)
+    );
+    std::fs::write(work.join("arbiter.toml"), "search = [\"../games\"]\n").expect("write");
+    let with = run(&args);
+    assert_eq!(code(&with), 0, "{}", stderr(&with));
+    assert_eq!(json(&with)["ruleset"]["id"], "asg");
+    std::fs::write(work.join("arbiter.toml"), "serch = [\"../games\"]\n").expect("write");
+    let broken = run(&args);
+    assert_eq!(code(&broken), 2);
+    assert!(
+        stderr(&broken).contains("config::invalid") && stderr(&broken).contains("search"),
+        "{}",
+        stderr(&broken)
+    );
+}

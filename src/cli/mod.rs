@@ -1,6 +1,7 @@
 //! The command line: the only module that reads argv, prints, touches stdout/stderr and decides exit codes.
 //! Every command runs on a thread with a deep stack, because rule scripts may recurse.
 pub mod args;
+mod config;
 pub mod conformance;
 pub mod game;
 pub mod output;
@@ -55,6 +56,10 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
             return if e.use_stderr() { USAGE } else { OK };
         }
     };
+    if let Err(message) = config::apply() {
+        eprintln!("{message}");
+        return USAGE;
+    }
     match cli.command {
         Command::Validate(a) => validate::validate(&a),
         Command::Run(a) => run::run(&a),

@@ -40,9 +40,20 @@ impl LoadError {
     }
 }
 
+/// Extra folders (each holding `rulesets/` and `scenarios/`) from the project's `arbiter.toml`.
+static SEARCH_ROOTS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+
+/// Adds folders searched for bare ruleset and scenario names (set once, at startup).
+pub fn set_search_roots(roots: Vec<PathBuf>) {
+    let _ = SEARCH_ROOTS.set(roots);
+}
+
 /// Folders searched for bare ruleset names: the current directory, then the installed project.
 fn roots() -> Vec<PathBuf> {
     let mut r = vec![PathBuf::from(".")];
+    if let Some(extra) = SEARCH_ROOTS.get() {
+        r.extend(extra.iter().cloned());
+    }
     let home = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     if home.exists() {
         r.push(home);
