@@ -124,6 +124,21 @@ impl Engine {
             .collect()
     }
 
+    /// Runs an enumeration for `player` over the current phase's actions; `None` when the player is not due.
+    fn enumerate<T>(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        f: impl FnOnce(&mut Machine, &[u16]) -> Result<T, RunError>,
+    ) -> Result<Option<T>, RunError> {
+        if m.state.is_over() || !m.state.is_due(player) {
+            return Ok(None);
+        }
+        let game = self.game.clone();
+        let kinds = &game.phase(&m.state).actions;
+        f(&mut Self::machine(&game, &mut self.rt, m, player), kinds).map(Some)
+    }
+
     /// Every legal action for `player` now (empty when the player is not due).
     pub fn legal(
         &mut self,
@@ -132,21 +147,14 @@ impl Engine {
         out: &mut Vec<Action>,
     ) -> Result<(), RunError> {
         out.clear();
-        if m.state.is_over() || !m.state.is_due(player) {
-            return Ok(());
-        }
-        let game = self.game.clone();
-        let kinds = &game.phase(&m.state).actions;
-        Self::machine(&game, &mut self.rt, m, player).legal(kinds, out)
+        self.enumerate(m, player, |mm, kinds| mm.legal(kinds, out))
+            .map(|_| ())
     }
 
     pub fn count_legal(&mut self, m: &mut Match, player: PlayerIdx) -> Result<u64, RunError> {
-        if m.state.is_over() || !m.state.is_due(player) {
-            return Ok(0);
-        }
-        let game = self.game.clone();
-        let kinds = &game.phase(&m.state).actions;
-        Self::machine(&game, &mut self.rt, m, player).count_legal(kinds)
+        Ok(self
+            .enumerate(m, player, |mm, kinds| mm.count_legal(kinds))?
+            .unwrap_or(0))
     }
 
     /// Every legal action for `player` as blocks (one walk; ranges of amounts stay unexpanded).
@@ -157,23 +165,20 @@ impl Engine {
         out: &mut Vec<legal::Block>,
     ) -> Result<(), RunError> {
         out.clear();
-        if m.state.is_over() || !m.state.is_due(player) {
-            return Ok(());
-        }
-        let game = self.game.clone();
-        let kinds = &game.phase(&m.state).actions;
-        Self::machine(&game, &mut self.rt, m, player).legal_blocks(kinds, out)
+        self.enumerate(m, player, |mm, kinds| mm.legal_blocks(kinds, out))
+            .map(|_| ())
     }
 
+    /// The k-th legal action in enumeration order (as `legal` would list it).
     pub fn nth_legal(
         &mut self,
         m: &mut Match,
         player: PlayerIdx,
         k: u64,
     ) -> Result<Option<Action>, RunError> {
-        let game = self.game.clone();
-        let kinds = &game.phase(&m.state).actions;
-        Self::machine(&game, &mut self.rt, m, player).nth_legal(kinds, k)
+        Ok(self
+            .enumerate(m, player, |mm, kinds| mm.nth_legal(kinds, k))?
+            .flatten())
     }
 
     /// Applies one action (agents use this; it is always checked first).
