@@ -9,7 +9,8 @@ use crate::model::Ty;
 fn constant_cell_slots(game: &Game) -> Vec<bool> {
     let mut constant = vec![true; game.cell_slots];
     for d in &game.cell_vars {
-        if d.scratch {
+        // A drawn starting value differs between matches, and the fixed sets are kept across matches.
+        if d.scratch || d.initial_expr.as_ref().is_some_and(|e| e.draws()) {
             let width = if d.per_player { game.players.len() } else { 1 };
             for k in 0..width {
                 constant[d.slot as usize + k] = false;
