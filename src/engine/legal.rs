@@ -162,6 +162,12 @@ impl Machine<'_> {
         if !self.affordable(spec) {
             return Ok(());
         }
+        // Checks that depend on no parameter fail for every candidate alike: test them once.
+        for c in &spec.pre_checks {
+            if !self.cond(c)? {
+                return Ok(());
+            }
+        }
         let mut args = ArgList::new();
         self.walk(spec, kind, 0, &mut args, mode)
     }

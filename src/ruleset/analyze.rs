@@ -935,6 +935,15 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let effects = c.effects(&a.effects, &format!("{base}/effects"), &mut errs);
         d.effects(rd, errs);
         max_locals = max_locals.max(c.locals());
+        let slots: Vec<u16> = params.iter().map(|p| p.slot).collect();
+        let pre_checks = checks
+            .iter()
+            .filter(|ch| {
+                let mut used = Vec::new();
+                ch.cond.reads(&mut used) && !used.iter().any(|s| slots.contains(s))
+            })
+            .map(|ch| ch.cond.clone())
+            .collect();
         actions.push(ActionSpec {
             name: name.clone(),
             params,
@@ -942,6 +951,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             cost,
             effects,
             locals: c.locals(),
+            pre_checks,
         });
     }
     let mut wire_aliases = Vec::new();

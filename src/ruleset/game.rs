@@ -129,6 +129,8 @@ pub struct ActionSpec {
     pub effects: Vec<Stmt>,
     /// The highest local slot used plus one.
     pub locals: usize,
+    /// Action checks that read no parameter: enumeration tests them once, before any parameter.
+    pub pre_checks: Vec<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
