@@ -614,9 +614,14 @@ impl Machine<'_> {
                 }
             }
             SetSource::Units => {
+                let owner = match &s.scan.owner {
+                    Some((eq, e)) => Some((*eq, self.owner_code(e)?)),
+                    None => None,
+                };
                 let n = self.st.units.len();
                 for u in 0..n {
-                    if self.st.units[u].alive {
+                    let unit = &self.st.units[u];
+                    if unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq) {
                         visit!(Value::Unit(u as u32));
                     }
                 }
@@ -807,7 +812,13 @@ impl Machine<'_> {
                 (c as usize) < g.board.len() && self.passes_scan(s, c)?
             }
             (SetSource::Units, Value::Unit(u)) => {
-                self.st.units.get(u as usize).is_some_and(|u| u.alive)
+                let owner = match &s.scan.owner {
+                    Some((eq, e)) => Some((*eq, self.owner_code(e)?)),
+                    None => None,
+                };
+                self.st.units.get(u as usize).is_some_and(|unit| {
+                    unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq)
+                })
             }
             (SetSource::Players, Value::Player(p)) => (p as usize) < g.players.len(),
             (SetSource::Rows(t), Value::Row(t2, _)) => *t == t2,

@@ -144,7 +144,41 @@ fn join(mut parts: Vec<Expr>) -> Option<Expr> {
     }))
 }
 
+/// Units: `owner == x` becomes a native scan of the unit table.
+fn plan_unit_set(s: &mut SetExpr) {
+    let Some(filter) = s.filter.take() else {
+        return;
+    };
+    let mut parts = Vec::new();
+    conjuncts(filter, &mut parts);
+    let mut rest = Vec::new();
+    for p in parts {
+        if let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) = &p {
+            if s.scan.owner.is_none() {
+                let owner_side = |x: &Expr| matches!(x, Expr::UnitOwner(u) if matches!(**u, Expr::Local(v) if v == s.slot));
+                let independent = |x: &Expr| {
+                    let mut used = Vec::new();
+                    x.reads(&mut used) && !used.contains(&s.slot)
+                };
+                if owner_side(a) && independent(b) {
+                    s.scan.owner = Some((*op == BinOp::Eq, (**b).clone()));
+                    continue;
+                }
+                if owner_side(b) && independent(a) {
+                    s.scan.owner = Some((*op == BinOp::Eq, (**a).clone()));
+                    continue;
+                }
+            }
+        }
+        rest.push(p);
+    }
+    s.filter = join(rest);
+}
+
 fn plan_set(s: &mut SetExpr, constant: &[bool]) {
+    if matches!(s.source, SetSource::Units) {
+        return plan_unit_set(s);
+    }
     if !matches!(s.source, SetSource::Cells) || s.elem != Ty::Cell {
         return;
     }
