@@ -104,6 +104,13 @@ fn values_equal(a: Value, b: Value) -> bool {
     }
 }
 
+/// An integral float as an integer, when it is one (`as` would saturate silently).
+fn float_to_int(x: f64) -> Option<i64> {
+    // 2^63 is exactly representable; every float below it and at least -2^63 fits.
+    (x.is_finite() && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x))
+        .then_some(x as i64)
+}
+
 /// Built-ins that need no state (used for folding too).
 pub fn pure_builtin(f: Builtin, v: &[Value]) -> Option<Value> {
     use Value::*;
@@ -116,12 +123,28 @@ pub fn pure_builtin(f: Builtin, v: &[Value]) -> Option<Value> {
         (Builtin::Abs, [Float(a)]) => Float(a.abs()),
         (Builtin::Floor, [Int(a)]) => Int(*a),
         (Builtin::Ceil, [Int(a)]) => Int(*a),
-        (Builtin::Floor, [Float(a)]) if a.is_finite() => Int(a.floor() as i64),
-        (Builtin::Ceil, [Float(a)]) if a.is_finite() => Int(a.ceil() as i64),
+        (Builtin::Floor, [Float(a)]) => Int(float_to_int(a.floor())?),
+        (Builtin::Ceil, [Float(a)]) => Int(float_to_int(a.ceil())?),
         (Builtin::Float, [a]) => Float(a.as_f64()?),
         (Builtin::Has, [a]) => Bool(!a.is_none()),
         _ => return Option::None,
     })
+}
+
+/// Why a numeric built-in has no value for arguments it accepts (none, not a silent none).
+fn out_of_range(f: Builtin, v: &[Value]) -> Option<RunError> {
+    let what = match (f, v) {
+        (Builtin::Abs, [Value::Int(i64::MIN)]) => "abs(-9223372036854775808)".to_string(),
+        (Builtin::Floor | Builtin::Ceil, [Value::Float(x)])
+            if float_to_int(x.floor()).is_none() =>
+        {
+            format!("{f:?}({x})").to_lowercase()
+        }
+        _ => return None,
+    };
+    Some(RunError::new(format!(
+        "{what} leaves the 64-bit integer range"
+    )))
 }
 
 impl Machine<'_> {
@@ -470,12 +493,17 @@ impl Machine<'_> {
                 r.map_or(Value::None, |d| Value::Int(d as i64))
             }
             Expr::Script(f, args) => {
-                let mut vals = [Value::None; 8];
-                let n = args.len().min(8);
-                for (i, a) in args.iter().take(8).enumerate() {
-                    vals[i] = self.eval(a)?;
+                // Most calls pass a handful of arguments: keep those on the stack, never drop any.
+                if args.len() <= 8 {
+                    let mut vals = [Value::None; 8];
+                    for (i, a) in args.iter().enumerate() {
+                        vals[i] = self.eval(a)?;
+                    }
+                    self.call_script(*f, &vals[..args.len()])?
+                } else {
+                    let vals = args.iter().map(|a| self.eval(a)).collect::<R<Vec<_>>>()?;
+                    self.call_script(*f, &vals)?
                 }
-                self.call_script(*f, &vals[..n])?
             }
         })
     }
@@ -503,6 +531,11 @@ impl Machine<'_> {
             Builtin::Random => {
                 let lo = self.eval(&args[0])?.as_int().unwrap_or(0);
                 let hi = self.eval(&args[1])?.as_int().unwrap_or(0);
+                if lo > hi {
+                    return Err(RunError::new(format!(
+                        "random({lo}, {hi}): the lower bound is above the upper bound"
+                    )));
+                }
                 Ok(Value::Int(self.st_rng().int_in(lo, hi)))
             }
             Builtin::Coin => Ok(Value::Bool(self.st_rng().coin())),
@@ -516,6 +549,11 @@ impl Machine<'_> {
             }),
             Builtin::Chance => {
                 let p = self.eval(&args[0])?.as_f64().unwrap_or(0.0);
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(RunError::new(format!(
+                        "chance({p}): a probability must be between 0 and 1"
+                    )));
+                }
                 Ok(Value::Bool(self.st_rng().chance(p)))
             }
             _ => {
@@ -523,7 +561,11 @@ impl Machine<'_> {
                 for (i, a) in args.iter().take(2).enumerate() {
                     vals[i] = self.eval(a)?;
                 }
-                Ok(pure_builtin(f, &vals[..args.len().min(2)]).unwrap_or(Value::None))
+                let vals = &vals[..args.len().min(2)];
+                match pure_builtin(f, vals) {
+                    Some(v) => Ok(v),
+                    None => out_of_range(f, vals).map_or(Ok(Value::None), Err),
+                }
             }
         }
     }

@@ -149,6 +149,25 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The next id of the ruleset's pattern for `owner` that no unit, living or dead, has had: scenario
+    /// ids may leave gaps (`P1-1`, `P1-3`), and a recruit must never take over a unit's identity.
+    fn fresh_unit_id(&mut self, owner: u8) -> R<Arc<str>> {
+        let g = self.game;
+        loop {
+            let n = self.st.units_created[owner as usize]
+                .checked_add(1)
+                .ok_or_else(|| RunError::new("too many units created for one player"))?;
+            self.st.units_created[owner as usize] = n;
+            let id = g
+                .unit_ids
+                .replace("{owner}", &g.players[owner as usize])
+                .replace("{n}", &n.to_string());
+            if self.st.units.iter().all(|u| *u.id != *id) {
+                return Ok(Arc::from(id));
+            }
+        }
+    }
+
     /// Places a new unit; ids follow the ruleset's pattern unless given.
     pub fn spawn_unit(&mut self, kind: u16, owner: u8, at: u32, id: Option<Arc<str>>) -> R<u32> {
         if self.st.occupant[at as usize] != NO_UNIT {
@@ -157,16 +176,14 @@ impl Machine<'_> {
                 self.game.board.id(at)
             )));
         }
-        self.st.units_created[owner as usize] += 1;
-        let id = id.unwrap_or_else(|| {
-            let n = self.st.units_created[owner as usize];
-            Arc::from(
-                self.game
-                    .unit_ids
-                    .replace("{owner}", &self.game.players[owner as usize])
-                    .replace("{n}", &n.to_string()),
-            )
-        });
+        let id = match id {
+            // Named units count too, so generated numbers continue after the scenario's units.
+            Some(id) => {
+                self.st.units_created[owner as usize] += 1;
+                id
+            }
+            None => self.fresh_unit_id(owner)?,
+        };
         let u = self.st.units.len() as u32;
         self.st.units.push(UnitState {
             id,

@@ -5,9 +5,36 @@ use serde_json::{json, Map, Value as Json};
 use super::exec::Signals;
 use super::machine::{Machine, RunError};
 use crate::model::state::NO_OWNER;
+use crate::model::value::ABSENT;
 use crate::ruleset::game::{FlowVars, ResolveStep};
 
 type R<T> = Result<T, RunError>;
+
+/// Most chance rolls one resolution step may make in one cell. Piece counts come from the ruleset and its
+/// settings; a count or a tiny hit chance past this would make a turn run for hours, so it stops the match
+/// with a message instead.
+pub const MAX_ROLLS_PER_CELL: u64 = 1_000_000;
+
+/// A count variable as the steps read it: unset means no pieces.
+fn pieces(v: i64) -> i64 {
+    if v == ABSENT {
+        0
+    } else {
+        v
+    }
+}
+
+fn overflow(what: &str, cell: &str) -> RunError {
+    RunError::new(format!(
+        "arithmetic overflow: `{what}` in cell {cell} leaves the 64-bit integer range"
+    ))
+}
+
+fn too_many_rolls(cell: &str) -> RunError {
+    RunError::new(format!(
+        "resolving cell {cell} needs more than {MAX_ROLLS_PER_CELL} chance rolls: lower the piece counts or raise the hit chance"
+    ))
+}
 
 /// Per-turn facts the steps share: who owned each cell when the turn began and whether it kept pieces.
 pub struct FlowSnapshot {
@@ -33,8 +60,9 @@ impl Machine<'_> {
         if let Some(fv) = fv {
             for c in 0..n {
                 let i = self.count_idx(fv, c);
-                let out = self.st.cell_vars[c * self.game.cell_slots + fv.outgoing as usize];
-                snap.kept[c] = self.st.cell_vars[i] - out.max(0) > 0;
+                let out =
+                    pieces(self.st.cell_vars[c * self.game.cell_slots + fv.outgoing as usize]);
+                snap.kept[c] = i128::from(pieces(self.st.cell_vars[i])) > i128::from(out.max(0));
             }
         }
         for step in steps {
@@ -46,8 +74,8 @@ impl Machine<'_> {
                     let mut sig = Signals::default();
                     self.run(stmts, &mut sig)?;
                 }
-                (ResolveStep::Depart, Some(fv)) => self.depart(fv),
-                (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv),
+                (ResolveStep::Depart, Some(fv)) => self.depart(fv)?,
+                (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv)?,
                 (
                     ResolveStep::ArriveNeutral {
                         chance,
@@ -56,7 +84,7 @@ impl Machine<'_> {
                         hit,
                     },
                     Some(fv),
-                ) => self.arrive_neutral(fv, *chance, *hit, event, contest_event),
+                ) => self.arrive_neutral(fv, *chance, *hit, event, contest_event)?,
                 (
                     ResolveStep::ArriveHostile {
                         hit,
@@ -64,7 +92,7 @@ impl Machine<'_> {
                         event,
                     },
                     Some(fv),
-                ) => self.arrive_hostile(fv, *hit, *defender_first, event),
+                ) => self.arrive_hostile(fv, *hit, *defender_first, event)?,
                 (ResolveStep::Cap { max }, Some(fv)) => {
                     for c in 0..n {
                         let i = self.count_idx(fv, c);
@@ -74,7 +102,7 @@ impl Machine<'_> {
                     }
                 }
                 (ResolveStep::Grow { amount, max, event }, Some(fv)) => {
-                    self.grow(fv, &snap, *amount, *max, event)
+                    self.grow(fv, &snap, *amount, *max, event)?
                 }
                 _ => {}
             }
@@ -82,24 +110,28 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn depart(&mut self, fv: &FlowVars) {
+    fn depart(&mut self, fv: &FlowVars) -> R<()> {
         let g = self.game;
         for c in 0..g.board.len() {
             let o = c * g.cell_slots + fv.outgoing as usize;
-            let out = self.st.cell_vars[o].max(0);
+            let out = pieces(self.st.cell_vars[o]).max(0);
             if out == 0 {
                 continue;
             }
             let i = self.count_idx(fv, c);
-            self.st.cell_vars[i] = (self.st.cell_vars[i] - out).max(0);
+            let left = pieces(self.st.cell_vars[i])
+                .checked_sub(out)
+                .ok_or_else(|| overflow(&fv.count_name, g.board.id(c as u32)))?;
+            self.st.cell_vars[i] = left.max(0);
             self.st.cell_vars[o] = 0;
             if self.st.cell_vars[i] == 0 {
                 self.st.owner[c] = NO_OWNER;
             }
         }
+        Ok(())
     }
 
-    fn arrive_friendly(&mut self, fv: &FlowVars) {
+    fn arrive_friendly(&mut self, fv: &FlowVars) -> R<()> {
         let g = self.game;
         for c in 0..g.board.len() {
             let owner = self.st.owner[c];
@@ -107,17 +139,21 @@ impl Machine<'_> {
                 continue;
             }
             let inc = self.incoming_idx(fv, c, owner as usize);
-            let amount = self.st.cell_vars[inc];
+            let amount = pieces(self.st.cell_vars[inc]);
             if amount > 0 {
                 let i = self.count_idx(fv, c);
-                self.st.cell_vars[i] += amount;
+                self.st.cell_vars[i] = pieces(self.st.cell_vars[i])
+                    .checked_add(amount)
+                    .ok_or_else(|| overflow(&fv.count_name, g.board.id(c as u32)))?;
                 self.st.cell_vars[inc] = 0;
             }
         }
+        Ok(())
     }
 
+    /// One roll per arriving piece; `count` is positive and at most [`MAX_ROLLS_PER_CELL`].
     fn rolls(&mut self, count: i64, p: f64) -> (Vec<bool>, bool) {
-        let mut rolls = Vec::with_capacity(count.max(0) as usize);
+        let mut rolls = Vec::with_capacity(if self.logging() { count as usize } else { 0 });
         let mut any = false;
         for _ in 0..count {
             let r = self.rng.chance(p);
@@ -136,7 +172,7 @@ impl Machine<'_> {
         hit: f64,
         event: &str,
         contest_event: &str,
-    ) {
+    ) -> R<()> {
         let g = self.game;
         let np = g.players.len();
         for c in 0..g.board.len() {
@@ -146,9 +182,12 @@ impl Machine<'_> {
             let mut successes: Vec<(u8, i64)> = Vec::new();
             for p in 0..np {
                 let inc = self.incoming_idx(fv, c, p);
-                let amount = self.st.cell_vars[inc];
+                let amount = pieces(self.st.cell_vars[inc]);
                 if amount <= 0 {
                     continue;
+                }
+                if amount as u64 > MAX_ROLLS_PER_CELL {
+                    return Err(too_many_rolls(g.board.id(c as u32)));
                 }
                 self.st.cell_vars[inc] = 0;
                 let (rolls, success) = self.rolls(amount, chance);
@@ -175,7 +214,7 @@ impl Machine<'_> {
                 }
                 [(a, na), (b, nb), ..] => {
                     let (winner, survivors) =
-                        self.contest(c, (*a, *na), (*b, *nb), hit, contest_event);
+                        self.contest(c, (*a, *na), (*b, *nb), hit, contest_event)?;
                     match winner {
                         Some(w) => {
                             self.st.owner[c] = w;
@@ -186,6 +225,7 @@ impl Machine<'_> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Simultaneous rounds: both sides roll each round (first label first), hits land together.
@@ -196,10 +236,15 @@ impl Machine<'_> {
         b: (u8, i64),
         hit: f64,
         event: &str,
-    ) -> (Option<u8>, i64) {
+    ) -> R<(Option<u8>, i64)> {
         let (mut na, mut nb) = (a.1, b.1);
         let mut log = Vec::new();
+        let mut rounds = 0u64;
         while na > 0 && nb > 0 {
+            rounds += 1;
+            if rounds > MAX_ROLLS_PER_CELL / 2 {
+                return Err(too_many_rolls(self.game.board.id(c as u32)));
+            }
             let ha = self.rng.chance(hit);
             let hb = self.rng.chance(hit);
             if self.logging() {
@@ -222,7 +267,7 @@ impl Machine<'_> {
         };
         let survivors = na.max(nb);
         self.log_combat(c, a, b, log, winner, survivors, event);
-        (winner, survivors)
+        Ok((winner, survivors))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -255,7 +300,13 @@ impl Machine<'_> {
         self.log(e);
     }
 
-    fn arrive_hostile(&mut self, fv: &FlowVars, hit: f64, defender_first: bool, event: &str) {
+    fn arrive_hostile(
+        &mut self,
+        fv: &FlowVars,
+        hit: f64,
+        defender_first: bool,
+        event: &str,
+    ) -> R<()> {
         let g = self.game;
         let np = g.players.len();
         for c in 0..g.board.len() {
@@ -265,17 +316,22 @@ impl Machine<'_> {
                     continue;
                 }
                 let inc = self.incoming_idx(fv, c, p);
-                let attackers = self.st.cell_vars[inc];
+                let attackers = pieces(self.st.cell_vars[inc]);
                 if attackers <= 0 {
                     continue;
                 }
                 self.st.cell_vars[inc] = 0;
                 let i = self.count_idx(fv, c);
-                let defenders = self.st.cell_vars[i];
+                let defenders = pieces(self.st.cell_vars[i]);
                 let (mut na, mut nd) = (attackers, defenders);
                 let mut log = Vec::new();
                 let mut defender_turn = defender_first;
+                let mut rolled = 0u64;
                 while na > 0 && nd > 0 {
+                    rolled += 1;
+                    if rolled > MAX_ROLLS_PER_CELL {
+                        return Err(too_many_rolls(g.board.id(c as u32)));
+                    }
                     let h = self.rng.chance(hit);
                     if self.logging() {
                         log.push(json!({"side": if defender_turn { "defender" } else { "attacker" }, "hit": h}));
@@ -308,9 +364,17 @@ impl Machine<'_> {
                 );
             }
         }
+        Ok(())
     }
 
-    fn grow(&mut self, fv: &FlowVars, snap: &FlowSnapshot, amount: i64, max: i64, event: &str) {
+    fn grow(
+        &mut self,
+        fv: &FlowVars,
+        snap: &FlowSnapshot,
+        amount: i64,
+        max: i64,
+        event: &str,
+    ) -> R<()> {
         let g = self.game;
         for c in 0..g.board.len() {
             let owner = snap.start_owner[c];
@@ -318,7 +382,10 @@ impl Machine<'_> {
                 continue;
             }
             let i = self.count_idx(fv, c);
-            let total = (self.st.cell_vars[i] + amount).min(max);
+            let total = pieces(self.st.cell_vars[i])
+                .checked_add(amount)
+                .ok_or_else(|| overflow(&fv.count_name, g.board.id(c as u32)))?
+                .min(max);
             self.st.cell_vars[i] = total;
             if self.logging() {
                 let mut m = Map::new();
@@ -329,5 +396,6 @@ impl Machine<'_> {
                 self.log(Json::Object(m));
             }
         }
+        Ok(())
     }
 }

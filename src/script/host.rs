@@ -254,10 +254,22 @@ pub fn register(e: &mut Engine) {
         })
     });
     e.register_fn("random", |lo: i64, hi: i64| {
+        if lo > hi {
+            return fail(format!(
+                "random({lo}, {hi}): the lower bound is above the upper bound"
+            ));
+        }
         with(|_, _, rng, _, _| Ok(rng.int_in(lo, hi)))
     });
     e.register_fn("coin", || with(|_, _, rng, _, _| Ok(rng.coin())));
-    e.register_fn("chance", |p: f64| with(|_, _, rng, _, _| Ok(rng.chance(p))));
+    e.register_fn("chance", |p: f64| {
+        if !(0.0..=1.0).contains(&p) {
+            return fail(format!(
+                "chance({p}): a probability must be between 0 and 1"
+            ));
+        }
+        with(|_, _, rng, _, _| Ok(rng.chance(p)))
+    });
     e.register_fn("owner", |c: &str| {
         with(|g, st, _, _, _| {
             let c = cell(g, c)?;
@@ -312,6 +324,11 @@ pub fn register(e: &mut Engine) {
         with(|g, st, _, _, _| {
             let c = cell(g, c)?;
             let d = var(&g.cell_vars, name, "cell")?;
+            if d.per_player {
+                return fail(format!(
+                    "'{name}' has one value per player: use set_cell_var_of(cell, \"{name}\", player, value)"
+                ));
+            }
             st.cell_vars[c as usize * g.cell_slots + d.slot as usize] =
                 from_dyn(g, d.ty, v)?.encode();
             Ok(())

@@ -1,0 +1,129 @@
+//! Arithmetic and built-in calls that have no meaningful value stop a match with a message naming the
+//! call, instead of wrapping, clamping or quietly giving none: `abs` of the smallest integer, `floor` of a
+//! float beyond the integer range, `random` with crossed bounds, `chance` outside 0..1. Each case is a
+//! copy of Strategic Influence whose setup placement evaluates the expression, played by `arbiter run`.
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PLACE_EFFECT: &str = "      - set: {at.owner: me, at.stones: settings.stonesPerPlacement}";
+const PLACE_EVENT: &str = "      - emit: {type: place, player: me, at: at, stones: at.stones}";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder holding the variant ruleset (its placement line replaced) and a one-placement script.
+fn variant(test: &str, line: &str, replacement: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-runtime-errors-{test}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("variant")).unwrap();
+    let canonical = root().join("rulesets/strategic_influence/ruleset.yaml");
+    let text = fs::read_to_string(canonical).unwrap();
+    assert!(text.contains(line), "the canonical ruleset changed: {line}");
+    fs::write(
+        dir.join("variant/ruleset.yaml"),
+        text.replace(line, replacement),
+    )
+    .unwrap();
+    let scenario = root().join("scenarios/strategic_influence/standard_5x5.yaml");
+    fs::write(
+        dir.join("script.yaml"),
+        format!(
+            "ruleset: ./variant\nscenario: {}\nsubmissions:\n  - {{player: P1, actions: [{{type: place, at: A1}}]}}\n",
+            scenario.display()
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+fn run(dir: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["run", "script.yaml", "--out", "replay.json"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The variant stops at the placement with a run error containing `message`.
+fn stops(test: &str, line: &str, replacement: &str, message: &str) {
+    let dir = variant(test, line, replacement);
+    let (code, stderr) = run(&dir);
+    assert_eq!(code, Some(1), "{test}: {stderr}");
+    assert!(
+        stderr.contains("match::run_error") && stderr.contains(message),
+        "{test}: expected `{message}` in\n{stderr}"
+    );
+}
+
+fn set_stones(expr: &str) -> String {
+    format!("      - set: {{at.owner: me, at.stones: \"{expr}\"}}")
+}
+
+fn emit_extra(expr: &str) -> String {
+    format!("      - let: {{lucky: \"{expr}\"}}\n      - emit: {{type: place, player: me, at: at, stones: at.stones, lucky: lucky}}")
+}
+
+#[test]
+fn the_control_variant_runs() {
+    // Guards the harness: the same copy with a harmless expression plays the placement.
+    let dir = variant("control", PLACE_EFFECT, &set_stones("abs(-3)"));
+    let (code, stderr) = run(&dir);
+    assert_eq!(code, Some(0), "{stderr}");
+    let replay = fs::read_to_string(dir.join("replay.json")).unwrap();
+    assert!(replay.contains("\"stones\": 3"), "{replay}");
+}
+
+#[test]
+fn abs_of_the_smallest_integer_is_an_error() {
+    stops(
+        "abs",
+        PLACE_EFFECT,
+        &set_stones("abs(-9223372036854775807 - 1)"),
+        "abs(-9223372036854775808) leaves the 64-bit integer range",
+    );
+}
+
+#[test]
+fn floor_and_ceil_beyond_the_integer_range_are_errors() {
+    for f in ["floor", "ceil"] {
+        stops(
+            f,
+            PLACE_EFFECT,
+            &set_stones(&format!("{f}(4.0 * 9223372036854775807)")),
+            "leaves the 64-bit integer range",
+        );
+    }
+}
+
+#[test]
+fn random_with_crossed_bounds_is_an_error() {
+    stops(
+        "random",
+        PLACE_EFFECT,
+        &set_stones("random(5, 1)"),
+        "random(5, 1): the lower bound is above the upper bound",
+    );
+}
+
+#[test]
+fn chance_outside_zero_to_one_is_an_error() {
+    for (name, p) in [
+        ("chance_high", "2"),
+        ("chance_low", "-1"),
+        ("chance_tiny", "-0.5"),
+    ] {
+        stops(
+            name,
+            PLACE_EVENT,
+            &emit_extra(&format!("chance({p})")),
+            "a probability must be between 0 and 1",
+        );
+    }
+}
