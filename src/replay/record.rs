@@ -61,6 +61,9 @@ pub struct Replay {
     pub scenario: String,
     pub seed: u64,
     pub settings: IndexMap<String, Json>,
+    /// `--set` overrides outside `settings` (path to value); absent when there are none.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub overrides: IndexMap<String, Json>,
     pub submissions: Vec<SubmissionRecord>,
     pub events: Vec<Json>,
     pub result: ResultRecord,
@@ -89,6 +92,7 @@ impl Replay {
             scenario: g.scenario.clone(),
             seed: m.seed,
             settings: g.settings.clone(),
+            overrides: g.rule_overrides.iter().cloned().collect(),
             submissions,
             events,
             result: ResultRecord::of(g, &m.state),

@@ -7,6 +7,7 @@ use super::json_match::{first_difference, short};
 use super::legal::legal_json;
 use super::record::{ResultRecord, SubmissionRecord, FORMAT, VERSION};
 use crate::engine::Engine;
+use crate::ruleset::schemas::{validator, DocKind};
 use crate::ruleset::{load, Loaded};
 
 /// Why a replay did not verify.
@@ -50,21 +51,63 @@ fn text<'a>(v: &'a Json, what: &str) -> Result<&'a str, VerifyError> {
         .ok_or_else(|| VerifyError::Malformed(format!("`{what}` is not a string")))
 }
 
-/// Loads the replay's game: its ruleset by id, its scenario, and as overrides the settings that differ
-/// from what the files give.
-fn load_game(id: &str, scenario: &str, settings: &Json) -> Result<Loaded, VerifyError> {
+/// The replay against its schema: unknown keys, wrong types and missing fields are refused up front.
+fn check_schema(replay: &Json) -> Result<(), VerifyError> {
+    let Some(v) = validator(DocKind::Replay) else {
+        return Ok(());
+    };
+    match v.iter_errors(replay).next() {
+        None => Ok(()),
+        Some(e) => {
+            let at = e.instance_path().as_str().to_owned();
+            let at = if at.is_empty() { "/".to_string() } else { at };
+            Err(VerifyError::Malformed(format!(
+                "does not match the replay schema at {at}: {e}"
+            )))
+        }
+    }
+}
+
+/// Loads the replay's game: its ruleset by id, its scenario, the recorded `overrides`, and as overrides
+/// the settings that differ from what the files give. The recorded settings must name exactly the
+/// ruleset's settings: a missing or misspelt one means the replay was not written for this game.
+fn load_game(
+    id: &str,
+    scenario: &str,
+    settings: &Json,
+    recorded: Option<&Json>,
+) -> Result<Loaded, VerifyError> {
     let Json::Object(wanted) = settings else {
         return Err(VerifyError::Malformed("`settings` is not an object".into()));
     };
-    let plain = load(id, Some(scenario), &[]).map_err(|e| VerifyError::Load(e.into()))?;
-    let overrides: Vec<(String, Json)> = wanted
+    let mut overrides: Vec<(String, Json)> = match recorded {
+        Some(Json::Object(o)) => o.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        _ => Vec::new(),
+    };
+    let plain = load(id, Some(scenario), &overrides).map_err(|e| VerifyError::Load(e.into()))?;
+    let known = &plain.game.settings;
+    if let Some(k) = wanted.keys().find(|k| !known.contains_key(*k)) {
+        let near = crate::ruleset::compile::closest(k, known.keys().map(String::as_str))
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        return Err(VerifyError::Differs(format!(
+            "the replay records setting `{k}`, which ruleset `{id}` does not have{near}"
+        )));
+    }
+    if let Some(k) = known.keys().find(|k| !wanted.contains_key(*k)) {
+        return Err(VerifyError::Differs(format!(
+            "the replay does not record setting `{k}` of ruleset `{id}`"
+        )));
+    }
+    let changed: Vec<(String, Json)> = wanted
         .iter()
-        .filter(|(k, v)| plain.game.settings.get(*k) != Some(*v))
+        .filter(|(k, v)| known.get(*k) != Some(*v))
         .map(|(k, v)| (format!("settings.{k}"), v.clone()))
         .collect();
-    if overrides.is_empty() {
+    if changed.is_empty() {
         return Ok(plain);
     }
+    overrides.extend(changed);
     load(id, Some(scenario), &overrides).map_err(|e| VerifyError::Load(e.into()))
 }
 
@@ -80,6 +123,7 @@ pub fn verify(replay: &Json) -> Result<(), VerifyError> {
             "`version` is not {VERSION}"
         )));
     }
+    check_schema(replay)?;
     let ruleset = field(replay, "ruleset")?;
     let id = text(field(ruleset, "id")?, "ruleset.id")?;
     let scenario = text(field(replay, "scenario")?, "scenario")?;
@@ -93,15 +137,27 @@ pub fn verify(replay: &Json) -> Result<(), VerifyError> {
         return Err(VerifyError::Malformed("`events` is not a list".into()));
     };
 
-    let loaded = load_game(id, scenario, field(replay, "settings")?)?;
-    let digest_note = match ruleset.get("digest").and_then(Json::as_str) {
-        Some(d) if d != loaded.game.digest => format!(
-            " (the ruleset has changed: digest {} now, {d} in the replay)",
+    let loaded = load_game(
+        id,
+        scenario,
+        field(replay, "settings")?,
+        replay.get("overrides"),
+    )?;
+    let version = text(field(ruleset, "version")?, "ruleset.version")?;
+    if version != loaded.game.version {
+        return Err(VerifyError::Differs(format!(
+            "the replay was recorded with version {version} of ruleset `{id}`, which is at version {} now",
+            loaded.game.version
+        )));
+    }
+    let digest = text(field(ruleset, "digest")?, "ruleset.digest")?;
+    if digest != loaded.game.digest {
+        return Err(VerifyError::Differs(format!(
+            "ruleset `{id}` has changed since the replay was recorded: digest {} now, {digest} in the replay",
             loaded.game.digest
-        ),
-        _ => String::new(),
-    };
-    let differs = |m: String| VerifyError::Differs(format!("{m}{digest_note}"));
+        )));
+    }
+    let differs = VerifyError::Differs;
     let run_err =
         |e: crate::engine::RunError| differs(format!("the rules failed while re-running: {e}"));
     let mut engine = Engine::new(loaded.game).map_err(run_err)?;

@@ -1783,6 +1783,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         players: raw.players.clone(),
         player_syms,
         settings,
+        // Filled in by the loader, which has the values.
+        rule_overrides: Vec::new(),
         rng,
         board,
         cell_syms,

@@ -260,6 +260,9 @@ pub struct Game {
     pub players: Vec<String>,
     pub player_syms: Vec<u32>,
     pub settings: IndexMap<String, serde_json::Value>,
+    /// `--set` overrides of the ruleset outside `settings` (path and value, in the order given): replays
+    /// record them, since the recorded settings alone would not rebuild this game.
+    pub rule_overrides: Vec<(String, serde_json::Value)>,
     pub rng: RngKind,
     pub board: Board,
     pub cell_syms: Vec<u32>,

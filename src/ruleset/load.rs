@@ -177,6 +177,40 @@ pub fn parse_override(kv: &str) -> Result<(String, Json), String> {
     }
 }
 
+/// The setting an override path names (`settings.K`), if it names one.
+pub fn setting_name(path: &str) -> Option<&str> {
+    path.strip_prefix("settings.").filter(|k| !k.contains('.'))
+}
+
+/// `--set settings.K=V` for a K the ruleset does not declare would add a setting no rule reads: a typo
+/// that silently changes nothing.
+fn unknown_settings(
+    declared: &serde_json::Map<String, Json>,
+    overrides: &[(String, Json)],
+) -> Vec<Diagnostic> {
+    overrides
+        .iter()
+        .filter_map(|(path, _)| {
+            let k = setting_name(path)?;
+            if declared.is_empty() || declared.contains_key(k) {
+                return None;
+            }
+            let mut d = Diagnostic::error(
+                "set::unknown_setting",
+                format!("--set {path}: the ruleset has no setting `{k}`"),
+            );
+            d = match super::compile::closest(k, declared.keys().map(String::as_str)) {
+                Some(near) => d.hint(format!("did you mean `settings.{near}`?")),
+                None => d.hint(format!(
+                    "the settings are: {}",
+                    declared.keys().cloned().collect::<Vec<_>>().join(", ")
+                )),
+            };
+            Some(d)
+        })
+        .collect()
+}
+
 /// Applies `--set` overrides to a document value; returns a problem for a path that cannot be set.
 fn apply_overrides(doc: &mut YamlDoc, overrides: &[(String, Json)]) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
@@ -277,6 +311,10 @@ pub fn load(
             .unwrap_or_default(),
         Err(_) => Default::default(),
     };
+    let unknown = unknown_settings(&declared_settings, overrides);
+    if !unknown.is_empty() {
+        return Err(LoadError::Invalid(unknown));
+    }
     let rdoc = parse_checked(rsrc, DocKind::Ruleset, overrides).map_err(LoadError::Invalid)?;
     let id = rdoc
         .value
@@ -348,6 +386,11 @@ pub fn load(
         d
     }) {
         Ok(mut game) => {
+            game.rule_overrides = overrides
+                .iter()
+                .filter(|(k, _)| setting_name(k).is_none())
+                .cloned()
+                .collect();
             super::plan::plan(&mut game);
             Ok(Loaded {
                 game: Arc::new(game),
