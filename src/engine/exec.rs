@@ -307,6 +307,14 @@ impl Machine<'_> {
             winner,
             reason: Arc::from(reason),
         });
+        // A finished game has nobody to act (`active: []`).
+        self.st.due = 0;
+        // The ply in progress ended the game and counts (RULINGS ASG 8 and 12). A game decided once a
+        // player-turn is over (its end hooks, or the limits checked before the next one) is counted by
+        // the turn's end instead.
+        if !self.st.turn_over {
+            self.st.ply += 1;
+        }
         if self.logging() {
             let mut m = Map::new();
             m.insert("type".into(), Json::String("game_end".into()));

@@ -177,10 +177,10 @@ impl Machine<'_> {
         let mut sig = Signals::default();
         self.run(&phase.on_turn_end, &mut sig)?;
         self.check_victory(CheckPoint::TurnEnd)?;
+        self.st.ply += 1;
         if self.st.result.is_some() {
             return Ok(());
         }
-        self.st.ply += 1;
         let n = g.players.len() as u8;
         let next = (player + 1) % n;
         if next == phase.first {
@@ -206,10 +206,10 @@ impl Machine<'_> {
         }
         self.check_victory(CheckPoint::AfterAction)?;
         self.check_victory(CheckPoint::TurnEnd)?;
+        self.st.ply += 1;
         if self.st.result.is_some() {
             return Ok(());
         }
-        self.st.ply += 1;
         self.st.phase_round += 1;
         if phase.advances_turn {
             self.st.turn += 1;
