@@ -8,6 +8,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
+mod excerpt;
+
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
 use serde_json::{json, Map, Value};
 
@@ -141,8 +143,14 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 /// Adapter that lets miette draw one of our diagnostics.
 struct Report<'a> {
     diag: &'a Diagnostic,
-    source: Option<NamedSource<Arc<SourceFile>>>,
+    source: Option<Quoted>,
     span: Option<Range<usize>>,
+}
+
+/// What a report quotes: the file itself, or an excerpt of its long lines.
+enum Quoted {
+    File(NamedSource<Arc<SourceFile>>),
+    Excerpt(excerpt::Excerpt),
 }
 
 impl<'a> Report<'a> {
@@ -152,8 +160,13 @@ impl<'a> Report<'a> {
                 // Clamp so that miette never sees a span outside the text or inside a character.
                 let start = floor_char_boundary(&file.text, span.start);
                 let end = floor_char_boundary(&file.text, span.end.max(start));
-                let source = NamedSource::new(file.name.clone(), Arc::clone(file));
-                (Some(source), Some(start..end))
+                match excerpt::excerpt(file, start..end) {
+                    Some((quoted, span)) => (Some(Quoted::Excerpt(quoted)), Some(span)),
+                    None => {
+                        let source = NamedSource::new(file.name.clone(), Arc::clone(file));
+                        (Some(Quoted::File(source)), Some(start..end))
+                    }
+                }
             }
             _ => (None, None),
         };
@@ -198,7 +211,10 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.source.as_ref().map(|s| match s {
+            Quoted::File(f) => f as &dyn SourceCode,
+            Quoted::Excerpt(e) => e as &dyn SourceCode,
+        })
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -208,8 +224,25 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
-/// Renders every diagnostic as a miette graphical report, one after the other.
+/// Most reports drawn as text: past a screenful, more help nobody; the JSON rendering lists more.
+pub const MAX_TEXT_REPORTS: usize = 100;
+/// Most entries of the JSON rendering, which a tool reads whole.
+pub const MAX_JSON_REPORTS: usize = 10_000;
+
+/// Renders the diagnostics as miette graphical reports, one after the other, the first
+/// [`MAX_TEXT_REPORTS`] of them and then how many more there are.
 pub fn render_text(diags: &[Diagnostic], color: bool) -> String {
+    let mut out = render_reports(&diags[..diags.len().min(MAX_TEXT_REPORTS)], color);
+    if diags.len() > MAX_TEXT_REPORTS {
+        out.push_str(&format!(
+            "\n... and {} more diagnostics not shown (the first {MAX_TEXT_REPORTS} are; `validate --format json` lists up to {MAX_JSON_REPORTS})\n",
+            diags.len() - MAX_TEXT_REPORTS
+        ));
+    }
+    out
+}
+
+fn render_reports(diags: &[Diagnostic], color: bool) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -238,12 +271,16 @@ pub fn render_text(diags: &[Diagnostic], color: bool) -> String {
 /// Renders diagnostics as the `validate --format json` array: one object per problem with
 /// `file`, `line`, `column` (null when unknown), `code`, `message`, and `hint` when present.
 pub fn render_json(diags: &[Diagnostic]) -> Value {
-    let items = diags
+    let mut lines = LineIndex::default();
+    let mut items: Vec<Value> = diags[..diags.len().min(MAX_JSON_REPORTS)]
         .iter()
         .map(|d| {
-            let (line, column) = match d.line_col() {
-                Some((l, c)) => (json!(l), json!(c)),
-                None => (Value::Null, Value::Null),
+            let (line, column) = match (&d.file, &d.span) {
+                (Some(f), Some(s)) => {
+                    let (l, c) = lines.line_col(f, s.start);
+                    (json!(l), json!(c))
+                }
+                _ => (Value::Null, Value::Null),
             };
             let mut obj = Map::new();
             obj.insert(
@@ -260,7 +297,37 @@ pub fn render_json(diags: &[Diagnostic]) -> Value {
             Value::Object(obj)
         })
         .collect();
+    if diags.len() > MAX_JSON_REPORTS {
+        items.push(json!({
+            "file": null, "line": null, "column": null,
+            "code": "diagnostic::truncated",
+            "message": format!("{} more diagnostics not listed (the first {MAX_JSON_REPORTS} are)", diags.len() - MAX_JSON_REPORTS),
+        }));
+    }
     Value::Array(items)
+}
+
+/// Line starts of the files being reported on, computed once per file: thousands of diagnostics in one
+/// large file would otherwise each scan it from the top.
+#[derive(Default)]
+struct LineIndex {
+    file: Option<Arc<SourceFile>>,
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn line_col(&mut self, file: &Arc<SourceFile>, offset: usize) -> (usize, usize) {
+        if !self.file.as_ref().is_some_and(|f| Arc::ptr_eq(f, file)) {
+            self.starts = std::iter::once(0)
+                .chain(file.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect();
+            self.file = Some(Arc::clone(file));
+        }
+        let offset = floor_char_boundary(&file.text, offset);
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, file.text[start..offset].chars().count() + 1)
+    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,10 @@ const NOT_INPUT: &[&str] = &["cmd", "expected.txt", "expected.json"];
 /// Codes that have no fixture, and why. A code listed here must not also have a fixture.
 const SKIPPED: &[(&str, &str)] = &[
     (
+        "diagnostic::truncated",
+        "needs more than 10,000 diagnostics; tests/limits.rs checks it",
+    ),
+    (
         "io::empty",
         "only built in a unit test of the renderer; no command emits it",
     ),

@@ -161,7 +161,10 @@ fn describe(t: &Tok) -> String {
     }
 }
 
-const MAX_DEPTH: usize = 64;
+/// Deepest expression tree accepted: parentheses, calls, prefix operators and each further term of an
+/// operator chain (`a + b + c` is two levels) all count. Compiling and evaluating recurse over the tree,
+/// so this bounds their stack use; a longer formula is split with `let`.
+pub const MAX_DEPTH: usize = 256;
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -195,13 +198,21 @@ impl Parser {
         }
     }
 
-    fn expr(&mut self, depth: usize) -> Result<Node, SyntaxError> {
+    /// Fails once the tree being built would be deeper than [`MAX_DEPTH`].
+    fn check_depth(&self, depth: usize) -> Result<(), SyntaxError> {
         if depth > MAX_DEPTH {
             return Err(SyntaxError {
                 pos: self.pos(),
-                message: "expression nested too deeply".into(),
+                message: format!(
+                    "expression nested too deeply (more than {MAX_DEPTH} levels of parentheses, calls, prefix operators or chained terms); split it with `let`"
+                ),
             });
         }
+        Ok(())
+    }
+
+    fn expr(&mut self, depth: usize) -> Result<Node, SyntaxError> {
+        self.check_depth(depth)?;
         let left = self.coalesce(depth)?;
         if self.is_word("where") {
             let pos = self.pos();
@@ -217,7 +228,10 @@ impl Parser {
 
     fn coalesce(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let mut left = self.or(depth)?;
+        let mut chained = depth;
         while self.is_op("??") {
+            chained += 1;
+            self.check_depth(chained)?;
             let pos = self.pos();
             self.bump();
             let right = self.or(depth)?;
@@ -231,7 +245,10 @@ impl Parser {
 
     fn or(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let mut left = self.and(depth)?;
+        let mut chained = depth;
         while self.is_word("or") || self.is_op("||") {
+            chained += 1;
+            self.check_depth(chained)?;
             let pos = self.pos();
             self.bump();
             let right = self.and(depth)?;
@@ -245,7 +262,10 @@ impl Parser {
 
     fn and(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let mut left = self.not(depth)?;
+        let mut chained = depth;
         while self.is_word("and") || self.is_op("&&") {
+            chained += 1;
+            self.check_depth(chained)?;
             let pos = self.pos();
             self.bump();
             let right = self.not(depth)?;
@@ -259,6 +279,7 @@ impl Parser {
 
     fn not(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         if self.is_word("not") {
+            self.check_depth(depth + 1)?;
             let pos = self.pos();
             self.bump();
             let inner = self.not(depth + 1)?;
@@ -288,6 +309,7 @@ impl Parser {
 
     fn sum(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let mut left = self.product(depth)?;
+        let mut chained = depth;
         loop {
             let op = if self.is_op("+") {
                 "+"
@@ -296,6 +318,8 @@ impl Parser {
             } else {
                 return Ok(left);
             };
+            chained += 1;
+            self.check_depth(chained)?;
             let pos = self.pos();
             self.bump();
             let right = self.product(depth)?;
@@ -308,6 +332,7 @@ impl Parser {
 
     fn product(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let mut left = self.unary(depth)?;
+        let mut chained = depth;
         loop {
             let op = if self.is_op("*") {
                 "*"
@@ -318,6 +343,8 @@ impl Parser {
             } else {
                 return Ok(left);
             };
+            chained += 1;
+            self.check_depth(chained)?;
             let pos = self.pos();
             self.bump();
             let right = self.unary(depth)?;
@@ -330,6 +357,7 @@ impl Parser {
 
     fn unary(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         if self.is_op("-") {
+            self.check_depth(depth + 1)?;
             let pos = self.pos();
             self.bump();
             let inner = self.unary(depth + 1)?;
@@ -472,8 +500,25 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
-        let text = format!("{}1{}", "(".repeat(500), ")".repeat(500));
-        assert!(parse(&text).is_err());
+        let deep = MAX_DEPTH + 1;
+        let long = 100_000;
+        for text in [
+            format!("{}1{}", "(".repeat(deep), ")".repeat(deep)),
+            format!("{}1", "-".repeat(long)),
+            format!("{}true", "not ".repeat(long)),
+            vec!["1"; long].join(" + "),
+            vec!["2"; long].join(" * "),
+            vec!["a"; long].join(" or "),
+            vec!["a"; long].join(" and "),
+            vec!["a"; long].join(" ?? "),
+            format!("{}1{}", "f(".repeat(deep), ")".repeat(deep)),
+        ] {
+            let e = parse(&text).expect_err("too deep");
+            assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        }
+        // Just inside the limit is fine.
+        assert!(parse(&vec!["1"; MAX_DEPTH].join(" + ")).is_ok());
+        assert!(parse(&format!("{}1", "-".repeat(MAX_DEPTH - 1))).is_ok());
     }
 
     #[test]

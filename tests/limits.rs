@@ -1,0 +1,122 @@
+//! Input of extreme size or shape ends in a diagnostic or a clear error, quickly and in bounded memory,
+//! never in a panic, an abort or a hang (docs/limits.md lists the limits): a diagnostic far along a
+//! one-line file, thousands of diagnostics, operator chains far deeper than the nesting limit, and
+//! `simulate --games` beyond what can be counted.
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn arbiter(dir: &PathBuf, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-limits-{test}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_diagnostic_far_along_a_one_line_file_is_quoted_from_a_window() {
+    let dir = scratch("long_line");
+    for pad in [70_000, 200_000, 2_000_000] {
+        let text = format!(
+            "{{\"ruleset\": \"asg\", \"submissions\": [], \"seed\": 1, \"set\": {{\"settings.turnCapPlies\": \"{}\"}}, \"bogus\": 1}}\n",
+            "a".repeat(pad)
+        );
+        fs::write(dir.join("script.yaml"), &text).unwrap();
+        let o = arbiter(&dir, &["run", "script.yaml"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{}", &err[..err.len().min(2000)]);
+        assert!(!err.contains("panicked"), "{}", &err[..err.len().min(2000)]);
+        let column = text.find("\"bogus\"").unwrap() + 1;
+        assert!(
+            err.contains(&format!("script.yaml:1:{column}")),
+            "the real column is shown: {err}"
+        );
+        assert!(err.len() < 4_000, "the line is not echoed: {} bytes", err.len());
+    }
+}
+
+/// A ruleset folder whose scenario has `n` cells with an unknown key each: `n` diagnostics.
+fn many_mistakes(dir: &PathBuf, n: usize) {
+    let si = root().join("rulesets/strategic_influence/ruleset.yaml");
+    fs::create_dir_all(dir.join("rs/scenarios")).unwrap();
+    fs::copy(si, dir.join("rs/ruleset.yaml")).unwrap();
+    let canonical = fs::read_to_string(root().join("scenarios/strategic_influence/standard_5x5.yaml")).unwrap();
+    let mut scenario = canonical.clone();
+    scenario.push_str("\n");
+    for i in 0..n {
+        scenario.push_str(&format!("bogus_{i}: 1\n"));
+    }
+    fs::write(dir.join("rs/scenarios/standard_5x5.yaml"), scenario).unwrap();
+}
+
+#[test]
+fn thousands_of_diagnostics_are_capped_in_text_and_json() {
+    let dir = scratch("many");
+    many_mistakes(&dir, 10_050);
+    let o = arbiter(&dir, &["validate", "rs/scenarios/standard_5x5.yaml", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let items: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let items = items.as_array().unwrap();
+    assert_eq!(items.len(), 10_001);
+    let last = &items[10_000];
+    assert_eq!(last["code"], "diagnostic::truncated");
+    assert!(last["message"].as_str().unwrap().contains("50 more"), "{last}");
+    // Locations stay exact with the line index: the 10,000th mistake is on its own line.
+    let n = items[9_999]["line"].as_u64().unwrap();
+    assert!(n > 10_000, "{}", items[9_999]);
+
+    let o = arbiter(&dir, &["validate", "rs/scenarios/standard_5x5.yaml"]);
+    let err = stderr(&o);
+    assert_eq!(err.matches("error[").count(), 100, "text shows 100 reports");
+    assert!(err.contains("and 9950 more diagnostics not shown"), "{}", &err[err.len().saturating_sub(500)..]);
+}
+
+#[test]
+fn chains_past_the_nesting_limit_are_a_diagnostic() {
+    let dir = scratch("chains");
+    let canonical =
+        fs::read_to_string(root().join("rulesets/strategic_influence/ruleset.yaml")).unwrap();
+    let line = "      - set: {at.owner: me, at.stones: settings.stonesPerPlacement}";
+    assert!(canonical.contains(line));
+    for (name, expr) in [
+        ("minus", format!("{}1", "-".repeat(100_000))),
+        ("sum", vec!["1"; 70_000].join(" + ")),
+        ("parens", format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000))),
+    ] {
+        let rs = dir.join(name);
+        fs::create_dir_all(&rs).unwrap();
+        fs::write(
+            rs.join("ruleset.yaml"),
+            canonical.replace(line, &format!("      - set: {{at.owner: me, at.stones: \"{expr}\"}}")),
+        )
+        .unwrap();
+        let scenario = root().join("scenarios/strategic_influence/standard_5x5.yaml");
+        let o = arbiter(
+            &dir,
+            &["validate", &rs.display().to_string(), &scenario.display().to_string()],
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", &err[..err.len().min(2000)]);
+        assert!(err.contains("nested too deeply"), "{name}: {}", &err[..err.len().min(2000)]);
+        assert!(err.len() < 4_000, "{name}: the expression is not echoed whole");
+    }
+}
