@@ -3,12 +3,12 @@
 //! one-line file, thousands of diagnostics, operator chains far deeper than the nesting limit, and
 //! `simulate --games` beyond what can be counted.
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn arbiter(dir: &PathBuf, args: &[&str]) -> Output {
+fn arbiter(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
         .current_dir(dir)
@@ -50,18 +50,23 @@ fn a_diagnostic_far_along_a_one_line_file_is_quoted_from_a_window() {
             err.contains(&format!("script.yaml:1:{column}")),
             "the real column is shown: {err}"
         );
-        assert!(err.len() < 4_000, "the line is not echoed: {} bytes", err.len());
+        assert!(
+            err.len() < 4_000,
+            "the line is not echoed: {} bytes",
+            err.len()
+        );
     }
 }
 
 /// A ruleset folder whose scenario has `n` cells with an unknown key each: `n` diagnostics.
-fn many_mistakes(dir: &PathBuf, n: usize) {
+fn many_mistakes(dir: &Path, n: usize) {
     let si = root().join("rulesets/strategic_influence/ruleset.yaml");
     fs::create_dir_all(dir.join("rs/scenarios")).unwrap();
     fs::copy(si, dir.join("rs/ruleset.yaml")).unwrap();
-    let canonical = fs::read_to_string(root().join("scenarios/strategic_influence/standard_5x5.yaml")).unwrap();
+    let canonical =
+        fs::read_to_string(root().join("scenarios/strategic_influence/standard_5x5.yaml")).unwrap();
     let mut scenario = canonical.clone();
-    scenario.push_str("\n");
+    scenario.push('\n');
     for i in 0..n {
         scenario.push_str(&format!("bogus_{i}: 1\n"));
     }
@@ -72,14 +77,25 @@ fn many_mistakes(dir: &PathBuf, n: usize) {
 fn thousands_of_diagnostics_are_capped_in_text_and_json() {
     let dir = scratch("many");
     many_mistakes(&dir, 10_050);
-    let o = arbiter(&dir, &["validate", "rs/scenarios/standard_5x5.yaml", "--format", "json"]);
+    let o = arbiter(
+        &dir,
+        &[
+            "validate",
+            "rs/scenarios/standard_5x5.yaml",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let items: Value = serde_json::from_slice(&o.stdout).unwrap();
     let items = items.as_array().unwrap();
     assert_eq!(items.len(), 10_001);
     let last = &items[10_000];
     assert_eq!(last["code"], "diagnostic::truncated");
-    assert!(last["message"].as_str().unwrap().contains("50 more"), "{last}");
+    assert!(
+        last["message"].as_str().unwrap().contains("50 more"),
+        "{last}"
+    );
     // Locations stay exact with the line index: the 10,000th mistake is on its own line.
     let n = items[9_999]["line"].as_u64().unwrap();
     assert!(n > 10_000, "{}", items[9_999]);
@@ -87,7 +103,11 @@ fn thousands_of_diagnostics_are_capped_in_text_and_json() {
     let o = arbiter(&dir, &["validate", "rs/scenarios/standard_5x5.yaml"]);
     let err = stderr(&o);
     assert_eq!(err.matches("error[").count(), 100, "text shows 100 reports");
-    assert!(err.contains("and 9950 more diagnostics not shown"), "{}", &err[err.len().saturating_sub(500)..]);
+    assert!(
+        err.contains("and 9950 more diagnostics not shown"),
+        "{}",
+        &err[err.len().saturating_sub(500)..]
+    );
 }
 
 #[test]
@@ -100,23 +120,89 @@ fn chains_past_the_nesting_limit_are_a_diagnostic() {
     for (name, expr) in [
         ("minus", format!("{}1", "-".repeat(100_000))),
         ("sum", vec!["1"; 70_000].join(" + ")),
-        ("parens", format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000))),
+        (
+            "parens",
+            format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000)),
+        ),
     ] {
         let rs = dir.join(name);
         fs::create_dir_all(&rs).unwrap();
         fs::write(
             rs.join("ruleset.yaml"),
-            canonical.replace(line, &format!("      - set: {{at.owner: me, at.stones: \"{expr}\"}}")),
+            canonical.replace(
+                line,
+                &format!("      - set: {{at.owner: me, at.stones: \"{expr}\"}}"),
+            ),
         )
         .unwrap();
         let scenario = root().join("scenarios/strategic_influence/standard_5x5.yaml");
         let o = arbiter(
             &dir,
-            &["validate", &rs.display().to_string(), &scenario.display().to_string()],
+            &[
+                "validate",
+                &rs.display().to_string(),
+                &scenario.display().to_string(),
+            ],
         );
         let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{name}: {}", &err[..err.len().min(2000)]);
-        assert!(err.contains("nested too deeply"), "{name}: {}", &err[..err.len().min(2000)]);
-        assert!(err.len() < 4_000, "{name}: the expression is not echoed whole");
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{name}: {}",
+            &err[..err.len().min(2000)]
+        );
+        assert!(
+            err.contains("nested too deeply"),
+            "{name}: {}",
+            &err[..err.len().min(2000)]
+        );
+        assert!(
+            err.len() < 4_000,
+            "{name}: the expression is not echoed whole"
+        );
     }
+}
+
+#[test]
+fn simulate_games_beyond_two_to_the_53_is_a_usage_error() {
+    let dir = root();
+    for games in ["18446744073709551615", "9007199254740993"] {
+        let o = arbiter(
+            &dir,
+            &[
+                "simulate",
+                "--ruleset",
+                "asg",
+                "--p1",
+                "random",
+                "--p2",
+                "random",
+                "--games",
+                games,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("2^53"), "{}", stderr(&o));
+    }
+    // Counts of what went wrong are reported whole even when messages are capped.
+    let o = arbiter(
+        &dir,
+        &[
+            "simulate",
+            "--ruleset",
+            "asg",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--games",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 3);
+    assert_eq!(v["error_count"], 0);
 }

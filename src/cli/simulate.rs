@@ -49,8 +49,8 @@ fn text_report(s: &Summary, agents: &[String], seconds: f64) -> String {
         "mean turns: {:.2}, mean plies: {:.2}\n",
         s.mean_turns, s.mean_plies
     ));
-    if !s.errors.is_empty() {
-        out.push_str(&format!("errors: {}\n", s.errors.len()));
+    if s.error_count > 0 {
+        out.push_str(&format!("errors: {}\n", s.error_count));
     }
     let rate = if seconds > 0.0 {
         s.games as f64 / seconds
@@ -82,11 +82,13 @@ fn json_report(s: &Summary, agents: &[String], seed: u64, seconds: f64, check: b
         "seed": seed,
         "intervals95": intervals,
         "errors": s.errors,
+        "error_count": s.error_count,
         "seconds": seconds,
         "games_per_second": if seconds > 0.0 { s.games as f64 / seconds } else { 0.0 },
     });
     if check {
         v["check_failures"] = json!(s.check_failures);
+        v["check_failure_count"] = json!(s.check_failure_count);
     }
     v
 }
@@ -105,6 +107,16 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         return fail(USAGE, "--jobs must be at least 1");
+    }
+    if a.games > crate::simulate::MAX_GAMES {
+        return fail(
+            USAGE,
+            format!(
+                "--games {} is more than {} (2^53), the most whose counts stay exact",
+                a.games,
+                crate::simulate::MAX_GAMES
+            ),
+        );
     }
     let bar = (a.format == Format::Text && stderr_is_terminal()).then(|| {
         let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
@@ -154,12 +166,13 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
     for f in summary.check_failures.iter().take(SHOWN_ERRORS) {
         eprintln!("check failed: {f}");
     }
-    let hidden = summary.errors.len().saturating_sub(SHOWN_ERRORS)
-        + summary.check_failures.len().saturating_sub(SHOWN_ERRORS);
+    let shown =
+        summary.errors.len().min(SHOWN_ERRORS) + summary.check_failures.len().min(SHOWN_ERRORS);
+    let hidden = (summary.error_count + summary.check_failure_count).saturating_sub(shown as u64);
     if hidden > 0 {
         eprintln!("... and {hidden} more");
     }
-    if summary.errors.is_empty() && summary.check_failures.is_empty() {
+    if summary.error_count == 0 && summary.check_failure_count == 0 {
         OK
     } else {
         INVALID

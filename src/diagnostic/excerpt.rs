@@ -76,7 +76,12 @@ pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Option<(Excerpt, Range<
         out.push('\n');
         first_line -= 1;
     }
-    let prefix = out.len() + if keep_start > line.start { CUT.len() } else { 0 };
+    let prefix = out.len()
+        + if keep_start > line.start {
+            CUT.len()
+        } else {
+            0
+        };
     cut(text, line.clone(), keep_start..keep_end, &mut out);
     if let Some(a) = &after {
         out.push('\n');

@@ -7,5 +7,5 @@ pub mod stats;
 pub mod summary;
 
 pub use play::{play_match, PlayOptions, Played};
-pub use pool::{simulate, SimConfig};
+pub use pool::{simulate, SimConfig, MAX_GAMES};
 pub use summary::Summary;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::play::{play_match, PlayOptions};
-use super::summary::{GameOutcome, Summary};
+use super::summary::{GameOutcome, Summary, Tally};
 use crate::agents::{self, Agent};
 use crate::engine::{Engine, RunError};
 use crate::rng::game_seed;
@@ -64,6 +64,11 @@ fn one_game(engine: &mut Result<Engine, RunError>, cfg: &SimConfig, i: u64) -> G
     }
 }
 
+/// Most games one `simulate` plays: counts and means stay exact in a double up to 2^53.
+pub const MAX_GAMES: u64 = 1 << 53;
+/// Games played between two additions to the totals.
+const CHUNK: u64 = 4_096;
+
 /// Plays `cfg.games` games of `game` and adds them up.
 pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
     if cfg.agents.len() != game.players.len() {
@@ -88,20 +93,37 @@ pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
         .stack_size(WORKER_STACK)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    let outcomes: Vec<GameOutcome> = pool.install(|| {
-        (0..cfg.games)
-            .into_par_iter()
-            .map_init(
-                || Engine::new(game.clone()),
-                |engine, i| {
-                    let o = one_game(engine, cfg, i);
-                    if let Some(tick) = cfg.progress {
-                        tick();
-                    }
-                    o
-                },
-            )
-            .collect()
-    });
-    Ok(Summary::from_outcomes(&game.players, &outcomes))
+    if cfg.games > MAX_GAMES {
+        return Err(format!(
+            "--games {} is more than {MAX_GAMES} (2^53), the most whose counts stay exact",
+            cfg.games
+        ));
+    }
+    // Games are played in chunks and added up in game order, so memory stays constant however many
+    // games are asked for and the totals never depend on the number of threads.
+    let mut tally = Tally::new(&game.players);
+    let mut next = 0u64;
+    while next < cfg.games {
+        let end = next.saturating_add(CHUNK).min(cfg.games);
+        let outcomes: Vec<GameOutcome> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map_init(
+                    || Engine::new(game.clone()),
+                    |engine, i| {
+                        let o = one_game(engine, cfg, i);
+                        if let Some(tick) = cfg.progress {
+                            tick();
+                        }
+                        o
+                    },
+                )
+                .collect()
+        });
+        for (k, o) in outcomes.iter().enumerate() {
+            tally.add(next + k as u64, o);
+        }
+        next = end;
+    }
+    Ok(tally.finish())
 }

@@ -23,39 +23,85 @@ pub struct Summary {
     pub mean_turns: f64,
     /// Mean of the final `ply` over finished games.
     pub mean_plies: f64,
-    /// One message per game that failed to finish.
+    /// One message per game that failed to finish, the first [`MAX_MESSAGES`] of them.
     pub errors: Vec<String>,
-    /// Problems found by per-step checks (empty unless checking).
+    /// How many games failed to finish (all of them, also past the messages kept).
+    pub error_count: u64,
+    /// Problems found by per-step checks (empty unless checking), the first [`MAX_MESSAGES`].
     pub check_failures: Vec<String>,
+    /// How many problems the per-step checks found.
+    pub check_failure_count: u64,
 }
 
-impl Summary {
-    /// Adds up `outcomes` (game i at index i) for a game with `players`.
-    pub fn from_outcomes(players: &[String], outcomes: &[GameOutcome]) -> Self {
-        let mut wins: IndexMap<String, u64> = players.iter().map(|p| (p.clone(), 0)).collect();
-        let (mut draws, mut finished, mut turns, mut plies) = (0, 0u64, 0i128, 0i128);
-        let mut errors = Vec::new();
-        let mut check_failures = Vec::new();
-        for (i, o) in outcomes.iter().enumerate() {
-            match o.winner {
-                Some(Some(p)) => {
-                    if let Some(w) = players.get(p as usize).and_then(|name| wins.get_mut(name)) {
-                        *w += 1;
-                    }
-                }
-                Some(None) => draws += 1,
-                None => {}
-            }
-            if o.winner.is_some() {
-                finished += 1;
-                turns += o.turns as i128;
-                plies += o.plies as i128;
-            }
-            if let Some(e) = &o.error {
-                errors.push(format!("game {i}: {e}"));
-            }
-            check_failures.extend(o.failures.iter().map(|f| format!("game {i}: {f}")));
+/// Most messages kept per kind: a broken ruleset fails every game the same way, and a billion copies of
+/// one message would only fill memory.
+pub const MAX_MESSAGES: usize = 1_000;
+
+/// Adds games up one at a time, in game order, in constant memory.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    players: Vec<String>,
+    summary: Summary,
+    finished: u64,
+    turns: i128,
+    plies: i128,
+}
+
+impl Tally {
+    pub fn new(players: &[String]) -> Self {
+        Tally {
+            players: players.to_vec(),
+            summary: Summary {
+                games: 0,
+                wins: players.iter().map(|p| (p.clone(), 0)).collect(),
+                draws: 0,
+                mean_turns: 0.0,
+                mean_plies: 0.0,
+                errors: Vec::new(),
+                error_count: 0,
+                check_failures: Vec::new(),
+                check_failure_count: 0,
+            },
+            finished: 0,
+            turns: 0,
+            plies: 0,
         }
+    }
+
+    /// Adds game `i`; games must come in order for the messages to be.
+    pub fn add(&mut self, i: u64, o: &GameOutcome) {
+        let s = &mut self.summary;
+        s.games += 1;
+        match o.winner {
+            Some(Some(p)) => {
+                if let Some(w) = self.players.get(p as usize).and_then(|n| s.wins.get_mut(n)) {
+                    *w += 1;
+                }
+            }
+            Some(None) => s.draws += 1,
+            None => {}
+        }
+        if o.winner.is_some() {
+            self.finished += 1;
+            self.turns += o.turns as i128;
+            self.plies += o.plies as i128;
+        }
+        if let Some(e) = &o.error {
+            s.error_count += 1;
+            if s.errors.len() < MAX_MESSAGES {
+                s.errors.push(format!("game {i}: {e}"));
+            }
+        }
+        s.check_failure_count += o.failures.len() as u64;
+        for f in &o.failures {
+            if s.check_failures.len() < MAX_MESSAGES {
+                s.check_failures.push(format!("game {i}: {f}"));
+            }
+        }
+    }
+
+    pub fn finish(mut self) -> Summary {
+        let finished = self.finished;
         let mean = |total: i128| {
             if finished == 0 {
                 0.0
@@ -63,15 +109,20 @@ impl Summary {
                 total as f64 / finished as f64
             }
         };
-        Summary {
-            games: outcomes.len() as u64,
-            wins,
-            draws,
-            mean_turns: mean(turns),
-            mean_plies: mean(plies),
-            errors,
-            check_failures,
+        self.summary.mean_turns = mean(self.turns);
+        self.summary.mean_plies = mean(self.plies);
+        self.summary
+    }
+}
+
+impl Summary {
+    /// Adds up `outcomes` (game i at index i) for a game with `players`.
+    pub fn from_outcomes(players: &[String], outcomes: &[GameOutcome]) -> Self {
+        let mut tally = Tally::new(players);
+        for (i, o) in outcomes.iter().enumerate() {
+            tally.add(i as u64, o);
         }
+        tally.finish()
     }
 }
 
