@@ -206,3 +206,98 @@ fn simulate_games_beyond_two_to_the_53_is_a_usage_error() {
     assert_eq!(v["games"], 3);
     assert_eq!(v["error_count"], 0);
 }
+
+#[test]
+fn huge_ranges_are_counted_not_walked_and_walks_are_bounded() {
+    let dir = scratch("ranges");
+    let canonical =
+        fs::read_to_string(root().join("rulesets/strategic_influence/ruleset.yaml")).unwrap();
+    let event = "      - emit: {type: place, player: me, at: at, stones: at.stones}";
+    assert!(canonical.contains(event));
+    let scenario = root().join("scenarios/strategic_influence/standard_5x5.yaml");
+    for (name, expr, expect) in [
+        (
+            "count",
+            "count(range(1, 9223372036854775807))",
+            Ok("\"n\": 9223372036854775807"),
+        ),
+        ("empty", "count(range(5, 1))", Ok("\"n\": 0")),
+        (
+            "overflow",
+            "count(range(-9223372036854775807 - 1, 9223372036854775807))",
+            Err("leaves the 64-bit integer range"),
+        ),
+        (
+            "walk",
+            "count(range(1, 9223372036854775807) where it > 5)",
+            Err("walked past 1000000 elements"),
+        ),
+    ] {
+        let rs = dir.join(name);
+        fs::create_dir_all(&rs).unwrap();
+        let effect = format!("      - let: {{n: \"{expr}\"}}\n      - emit: {{type: place, player: me, at: at, stones: at.stones, n: n}}");
+        fs::write(rs.join("ruleset.yaml"), canonical.replace(event, &effect)).unwrap();
+        fs::write(
+            rs.join("script.yaml"),
+            format!(
+                "ruleset: ./\nscenario: {}\nsubmissions:\n  - {{player: P1, actions: [{{type: place, at: A1}}]}}\n",
+                scenario.display()
+            ),
+        )
+        .unwrap();
+        let o = arbiter(&rs, &["run", "script.yaml"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        match expect {
+            Ok(field) => {
+                assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+                assert!(out.contains(field), "{name}: {field} not in the replay");
+            }
+            Err(message) => {
+                assert_eq!(o.status.code(), Some(1), "{name}");
+                assert!(stderr(&o).contains(message), "{name}: {}", stderr(&o));
+            }
+        }
+    }
+}
+
+#[test]
+fn listing_every_action_of_a_huge_range_is_a_clear_error_and_sampling_still_plays() {
+    let dir = scratch("listing");
+    let canonical = fs::read_to_string(root().join("scenarios/asg/scenario_01.yaml")).unwrap();
+    assert!(canonical.contains("forces: {P1: 10}}"));
+    fs::write(
+        dir.join("big.yaml"),
+        canonical.replace("forces: {P1: 10}}", "forces: {P1: 100000000}}"),
+    )
+    .unwrap();
+    let asg = root().join("rulesets/asg").display().to_string();
+    let play = |p1: &str| {
+        arbiter(
+            &dir,
+            &[
+                "match",
+                "--ruleset",
+                &asg,
+                "--scenario",
+                "big.yaml",
+                "--p1",
+                p1,
+                "--p2",
+                "random",
+                "--seed",
+                "1",
+                "--out",
+                "replay.json",
+            ],
+        )
+    };
+    let o = play("greedy");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("more than 1000000 legal actions"),
+        "{}",
+        stderr(&o)
+    );
+    let o = play("random");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

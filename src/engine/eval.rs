@@ -2,6 +2,7 @@
 use serde_json::Value as Json;
 
 use super::machine::{Machine, RunError};
+use crate::limits::MAX_WALK;
 use crate::model::state::{NO_OWNER, NO_UNIT};
 use crate::model::Value;
 use crate::ruleset::ir::*;
@@ -408,6 +409,20 @@ impl Machine<'_> {
                 _ => Value::None,
             },
             Expr::Call(f, args) => self.builtin(*f, args)?,
+            Expr::Count(s) if s.filter.is_none() && matches!(s.source, SetSource::Range(..)) => {
+                // Closed form: a range's size needs no walk, however large.
+                let SetSource::Range(lo, hi) = &s.source else {
+                    unreachable!()
+                };
+                let lo = self.eval(lo)?.as_int().unwrap_or(0);
+                let hi = self.eval(hi)?.as_int().unwrap_or(-1);
+                let n = (i128::from(hi) - i128::from(lo) + 1).max(0);
+                Value::Int(i64::try_from(n).map_err(|_| {
+                    RunError::new(format!(
+                        "count(range({lo}, {hi})) leaves the 64-bit integer range"
+                    ))
+                })?)
+            }
             Expr::Count(s) => {
                 let mut n = 0i64;
                 self.each(s, &mut |_, _| {
@@ -694,10 +709,15 @@ impl Machine<'_> {
             SetSource::Range(lo, hi) => {
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
-                let mut i = lo;
-                while i <= hi {
+                let mut walked = 0u64;
+                for i in lo..=hi {
+                    walked += 1;
+                    if walked > MAX_WALK {
+                        return Err(RunError::new(format!(
+                            "range({lo}, {hi}) is walked past {MAX_WALK} elements; count it, or test membership with `in`, or narrow it"
+                        )));
+                    }
                     visit!(Value::Int(i));
-                    i += 1;
                 }
             }
             SetSource::Within(c, r) => {

@@ -2,6 +2,7 @@
 //! An action is legal exactly when enumeration would list it: both walk the parameters in order, binding
 //! each value, testing its source set, bounds and checks, then the action's own checks.
 use super::machine::{Machine, RunError};
+use crate::limits::MAX_LISTED_ACTIONS;
 use crate::model::action::ArgList;
 use crate::model::{Action, Ty, Value};
 use crate::ruleset::game::{ActionSpec, ParamSpec, Prune};
@@ -39,6 +40,12 @@ impl Block {
         }
         a
     }
+}
+
+fn too_many_actions() -> RunError {
+    RunError::new(format!(
+        "more than {MAX_LISTED_ACTIONS} legal actions to list: an agent that needs every action (greedy, `run --legal`) cannot play this position; narrow the parameter's range or use an agent that samples (random)"
+    ))
 }
 
 impl Machine<'_> {
@@ -194,10 +201,15 @@ impl Machine<'_> {
                 }
             }
             match mode {
-                Mode::Collect(out) => out.push(Action {
-                    kind,
-                    args: args.clone(),
-                }),
+                Mode::Collect(out) => {
+                    if out.len() >= MAX_LISTED_ACTIONS {
+                        return Err(too_many_actions());
+                    }
+                    out.push(Action {
+                        kind,
+                        args: args.clone(),
+                    })
+                }
                 Mode::Count(n) => *n += 1,
                 Mode::Blocks(out) => out.push(Block {
                     action: Action {
@@ -233,7 +245,8 @@ impl Machine<'_> {
                 if hi < lo {
                     return Ok(());
                 }
-                let size = (hi - lo + 1) as u64;
+                // At most 2^64 values: lo and hi are both i64.
+                let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
                 match mode {
                     Mode::Count(n) => {
                         *n += size;
@@ -383,13 +396,11 @@ impl Machine<'_> {
                 };
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
-                let mut x = lo;
-                while x <= hi {
+                for x in lo..=hi {
                     visit(self, Value::Int(x), args, mode)?;
                     if Self::done(mode) {
                         break;
                     }
-                    x += 1;
                 }
             }
             _ => {}
