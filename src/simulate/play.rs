@@ -5,7 +5,9 @@ use serde_json::Value as Json;
 use super::check::check_submission;
 use crate::agents::Agent;
 use crate::engine::{Engine, Match, RunError};
+use crate::model::PlayerIdx;
 use crate::replay::{Replay, SubmissionRecord};
+use crate::ruleset::game::Submission;
 
 /// Most submissions in one match before it counts as stuck.
 pub const MAX_SUBMISSIONS: usize = 100_000;
@@ -42,6 +44,31 @@ impl Played {
     }
 }
 
+/// A later player of a simultaneous turn decides on a copy of the position as the turn began, so it can
+/// never see the orders handed in before its own (the live match holds them); its orders are then handed
+/// in to the live match through the wire, as any outside player's would be.
+fn hand_in_from(
+    engine: &mut Engine,
+    agent: &mut dyn Agent,
+    start: &Match,
+    m: &mut Match,
+    player: PlayerIdx,
+) -> Result<Vec<Json>, RunError> {
+    let mut view = start.clone();
+    // The orders must come back in wire form to be handed in, even when nobody records them.
+    let recording = std::mem::replace(&mut engine.record_actions, true);
+    let decided = agent.act(engine, &mut view, player);
+    engine.record_actions = recording;
+    // Whatever the copy logged is not the match's: the live match logs the orders when they arrive.
+    engine.take_log();
+    let actions = decided?;
+    let name = engine.game.players[player as usize].clone();
+    engine
+        .submit(m, &name, &actions)
+        .map_err(|e| RunError::new(format!("handing in {name}'s orders: {e}")))?;
+    Ok(actions)
+}
+
 /// Plays a match seeded with `seed`; `agents[p]` plays player `p`. Fails when the rules fail, when a player
 /// is due but makes no progress, or after [`MAX_SUBMISSIONS`] submissions or [`MAX_ACTIONS`] actions.
 pub fn play_match(
@@ -68,6 +95,8 @@ pub fn play_match(
         failures: Vec::new(),
     };
     let (mut count, mut applied) = (0, 0);
+    // The position as the current simultaneous turn began, once its first player has been asked.
+    let mut turn_start: Option<Match> = None;
     while !m.state.is_over() {
         let Some(&p) = engine.due(&m).first() else {
             return Err(RunError::new(
@@ -82,7 +111,19 @@ pub fn play_match(
         }
         let before = opts.check.then(|| m.clone());
         let (ply, due) = (m.state.ply, m.state.due);
-        let actions = agents[p as usize].act(engine, &mut m, p)?;
+        let agent = agents[p as usize].as_mut();
+        let actions = if game.phase(&m.state).submission != Submission::Orders {
+            agent.act(engine, &mut m, p)?
+        } else if let Some(start) = turn_start.as_ref().filter(|s| s.state.ply == m.state.ply) {
+            if opts.record {
+                played.events.extend(engine.take_log());
+            }
+            hand_in_from(engine, agent, start, &mut m, p)?
+        } else {
+            // The first player of a simultaneous turn acts on the live match: no orders are in yet.
+            turn_start = Some(m.clone());
+            agent.act(engine, &mut m, p)?
+        };
         applied += actions.len();
         if applied > MAX_ACTIONS {
             return Err(RunError::new(format!(
