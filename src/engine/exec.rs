@@ -309,7 +309,7 @@ impl Machine<'_> {
         });
         // A finished game has nobody to act (`active: []`).
         self.st.due = 0;
-        // The ply in progress ended the game and counts (RULINGS ASG 8 and 12). A game decided once a
+        // The ply in progress ended the game and counts, as reference records count it. A game decided once a
         // player-turn is over (its end hooks, or the limits checked before the next one) is counted by
         // the turn's end instead.
         if !self.st.turn_over {

@@ -7,6 +7,7 @@ pub mod legal;
 pub mod machine;
 pub mod resolve;
 pub mod state_json;
+pub mod stuck;
 pub mod victory;
 pub mod wire;
 
@@ -270,6 +271,10 @@ impl Engine {
         }
         if !mm.st.is_over() && mm.st.ply == ply && mm.st.is_due(player) {
             mm.end_submission(player)?;
+        }
+        // Still due in the same turn with nothing left to do: the ruleset's `when_stuck` decides.
+        if m.state.ply == ply && self.is_stuck(m, player)? {
+            self.settle_stuck(m, player)?;
         }
         Ok(())
     }

@@ -1812,6 +1812,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         victory,
         invariants,
         greedy,
+        when_stuck: raw.when_stuck,
         scripts,
         script_fns,
         initial: st,

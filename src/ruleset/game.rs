@@ -288,6 +288,8 @@ pub struct Game {
     pub victory: Vec<VictoryRule>,
     pub invariants: Vec<Invariant>,
     pub greedy: Option<Expr>,
+    /// What happens to a due player with no legal action (`when_stuck`).
+    pub when_stuck: super::raw::WhenStuck,
     pub scripts: Vec<ScriptSource>,
     pub script_fns: Vec<(String, usize)>,
     /// Statements run once per match before the first turn (hooks excluded).

@@ -142,9 +142,16 @@ pub fn play_match(
         }
         if !m.state.is_over() && m.state.ply == ply && m.state.due == due && actions.is_empty() {
             let name = &game.players[p as usize];
-            return Err(RunError::new(format!(
-                "player {name} is due at ply {ply} but has no legal action and cannot hand in"
-            )));
+            if !engine.is_stuck(&mut m, p)? {
+                return Err(RunError::new(format!(
+                    "agent of player {name} handed in nothing at ply {ply} although it has legal actions"
+                )));
+            }
+            // The ruleset's `when_stuck` decides; a replay's empty submission re-runs the same way.
+            engine.settle_stuck(&mut m, p)?;
+            if opts.record {
+                played.events.extend(engine.take_log());
+            }
         }
         if opts.record {
             played.submissions.push(SubmissionRecord {

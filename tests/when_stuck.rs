@@ -1,0 +1,167 @@
+//! A due player with no legal action: `when_stuck` (pass by default, lose, draw) decides, logged as
+//! `stuck {player, outcome}`; matches end instead of failing, and their replays verify because an empty
+//! submission re-runs the same way. Fixture: tests/fixtures/stuck (one cell, one claim per turn).
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn arbiter(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// A scratch project holding the fixture as `rulesets/stuck`, so `replay verify` finds it by id.
+fn project(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-when-stuck-{test}"));
+    let _ = fs::remove_dir_all(&dir);
+    let to = dir.join("rulesets/stuck/scenarios");
+    fs::create_dir_all(&to).unwrap();
+    let from = root().join("tests/fixtures/stuck");
+    fs::copy(
+        from.join("ruleset.yaml"),
+        dir.join("rulesets/stuck/ruleset.yaml"),
+    )
+    .unwrap();
+    fs::copy(
+        from.join("scenarios/one_cell.yaml"),
+        to.join("one_cell.yaml"),
+    )
+    .unwrap();
+    dir
+}
+
+fn play(dir: &Path, rule: Option<&str>) -> Value {
+    let set = rule.map(|r| format!("when_stuck={r}"));
+    let mut args = vec![
+        "match",
+        "--ruleset",
+        "stuck",
+        "--p1",
+        "greedy",
+        "--p2",
+        "random",
+        "--out",
+        "replay.json",
+    ];
+    if let Some(s) = &set {
+        args.extend(["--set", s]);
+    }
+    let o = arbiter(dir, &args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = arbiter(dir, &["replay", "verify", "replay.json"]);
+    assert_eq!(
+        v.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&v.stderr)
+    );
+    serde_json::from_str(&fs::read_to_string(dir.join("replay.json")).unwrap()).unwrap()
+}
+
+fn stuck_events(r: &Value) -> Vec<Value> {
+    r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "stuck")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn pass_is_the_default_and_play_goes_on() {
+    let dir = project("pass");
+    let r = play(&dir, None);
+    assert_eq!(r["result"]["winner"], "P1");
+    assert_eq!(r["result"]["reason"], "cells");
+    let stuck = stuck_events(&r);
+    assert_eq!(
+        stuck[0],
+        serde_json::json!({"type": "stuck", "player": "P2", "outcome": "pass"})
+    );
+    assert_eq!(
+        stuck.len(),
+        5,
+        "every turn after the claim passes: {stuck:?}"
+    );
+}
+
+#[test]
+fn lose_and_draw_end_the_game_at_once() {
+    let dir = project("lose_draw");
+    let r = play(&dir, Some("lose"));
+    assert_eq!(r["result"]["winner"], "P1");
+    assert_eq!(r["result"]["reason"], "no_legal_action");
+    assert_eq!(r["state"]["ply"], 2);
+    assert_eq!(r["state"]["active"], serde_json::json!([]));
+    assert_eq!(stuck_events(&r).len(), 1);
+
+    let r = play(&dir, Some("draw"));
+    assert_eq!(r["result"]["winner"], Value::Null);
+    assert_eq!(r["result"]["reason"], "no_legal_action");
+}
+
+#[test]
+fn an_empty_submission_of_a_stuck_player_is_settled_in_scripts() {
+    let dir = project("script");
+    fs::write(
+        dir.join("script.yaml"),
+        "ruleset: stuck\nset: {when_stuck: lose}\nsubmissions:\n  - {player: P1, actions: [{type: claim, at: A1}]}\n  - {player: P2, actions: []}\n",
+    )
+    .unwrap();
+    let o = arbiter(&dir, &["run", "script.yaml"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["result"]["reason"], "no_legal_action");
+
+    // A player who still has a legal action is not stuck: an empty submission changes nothing.
+    fs::write(
+        dir.join("idle.yaml"),
+        "ruleset: stuck\nsubmissions:\n  - {player: P1, actions: []}\n",
+    )
+    .unwrap();
+    let o = arbiter(&dir, &["run", "idle.yaml"]);
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["state"]["active"], serde_json::json!(["P1"]));
+}
+
+#[test]
+fn an_unknown_rule_is_refused() {
+    let dir = project("unknown");
+    let o = arbiter(
+        &dir,
+        &[
+            "match",
+            "--ruleset",
+            "stuck",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--set",
+            "when_stuck=forfeit",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("when_stuck"));
+}
