@@ -54,6 +54,11 @@ pub fn run_dirs(dirs: &[PathBuf]) -> (usize, usize, Vec<String>) {
     let mut outcomes = Vec::new();
     for dir in dirs {
         match case_files(dir) {
+            Ok(files) if files.is_empty() => outcomes.push(CaseOutcome {
+                name: dir.display().to_string(),
+                description: String::new(),
+                failure: Some("no cases (*.yaml, *.yml, *.json) in the folder".into()),
+            }),
             Ok(files) => outcomes.extend(files.iter().map(|f| run_file(f))),
             Err(e) => outcomes.push(CaseOutcome {
                 name: dir.display().to_string(),
@@ -114,6 +119,33 @@ pub fn run_case(source: Arc<SourceFile>) -> CaseOutcome {
     }
 }
 
+/// Every `legal_include`/`legal_exclude` pattern names an action and fields the game has, with values of
+/// the right type (see [`super::patterns`]).
+fn check_patterns(script: &MatchScript, expect: &Map<String, Json>) -> Result<(), String> {
+    let Ok(loaded) = crate::ruleset::load(
+        &script.ruleset,
+        script.scenario.as_deref(),
+        &script.overrides,
+    ) else {
+        // Running the script reports why the game does not load.
+        return Ok(());
+    };
+    for key in ["legal_include", "legal_exclude"] {
+        for (i, p) in expect
+            .get(key)
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if let Some(problem) = super::patterns::pattern_problem(&loaded.game, p) {
+                return Err(format!("{key}[{i}] {}: {problem}", short(p)));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn codes(diags: &[crate::diagnostic::Diagnostic]) -> String {
     diags
         .iter()
@@ -125,6 +157,11 @@ fn codes(diags: &[crate::diagnostic::Diagnostic]) -> String {
 fn check_case(source: Arc<SourceFile>) -> Result<(), String> {
     let script = MatchScript::parse(source, &["description", "expect"])
         .map_err(|d| format!("not a valid case: {}", codes(&d)))?;
+    let problems =
+        crate::ruleset::schemas::check(crate::ruleset::schemas::DocKind::Conformance, &script.doc);
+    if !problems.is_empty() {
+        return Err(format!("not a valid case: {}", codes(&problems)));
+    }
     let expect = match script.doc.value.get("expect") {
         Some(Json::Object(m)) => m.clone(),
         Some(_) => return Err("`expect` is not a mapping".into()),
@@ -137,6 +174,9 @@ fn check_case(source: Arc<SourceFile>) -> Result<(), String> {
         ));
     }
     let wants_legal = expect.keys().any(|k| k.starts_with("legal_"));
+    if wants_legal {
+        check_patterns(&script, &expect)?;
+    }
     let replay = match (run_script(&script, wants_legal), expect.get("error")) {
         (Err(f), Some(code)) => {
             return if f

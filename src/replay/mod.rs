@@ -4,6 +4,7 @@ pub mod conformance;
 pub mod failure;
 pub mod json_match;
 pub mod legal;
+pub mod patterns;
 pub mod record;
 pub mod run;
 pub mod script;
