@@ -97,6 +97,7 @@ fn rhai_inputs() {
                 "lower bound is above the upper bound",
             ),
             ("chance_out_of_range", "between 0 and 1"),
+            ("emit_without_type", "emit needs a `type`"),
         ],
         fuzz_support::rhai,
     );

@@ -495,6 +495,16 @@ pub fn register(e: &mut Engine) {
         with(|g, _, _, _, _| Ok(g.board.adjacent(cell(g, a)?, cell(g, b)?)))
     });
     e.register_fn("emit", |event: Map| {
+        // Checked whether or not events are kept, so a match behaves the same logged or not.
+        let typed = event
+            .get("type")
+            .and_then(|t| t.clone().into_immutable_string().ok())
+            .is_some_and(|t| !t.is_empty());
+        if !typed {
+            return fail(
+                "emit needs a `type` that is a non-empty text, e.g. emit(#{type: \"volley\"})",
+            );
+        }
         with(|_, _, _, log, _| {
             if let Some(l) = log {
                 let mut m = serde_json::Map::new();
