@@ -102,3 +102,16 @@ fn recruits_never_take_a_living_units_id() {
         "the recruit takes the next free id"
     );
 }
+
+#[test]
+fn elimination_without_units_is_refused() {
+    let err = validate_fixture_with(
+        "elimination",
+        "victory:\n",
+        "victory:\n  - kind: elimination\n    reason: eliminated\n",
+    );
+    assert!(
+        err.contains("ruleset::victory") && err.contains("needs units"),
+        "{err}"
+    );
+}

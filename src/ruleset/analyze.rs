@@ -1194,6 +1194,14 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     None,
                 ),
             },
+            // Without units every player is "eliminated" at once: every game would end drawn.
+            "elimination" if raw.units.is_none() => d.at(
+                rd,
+                &format!("{base}/kind"),
+                "ruleset::victory",
+                "an `elimination` rule needs units, and this ruleset declares none: every game would end in a draw after the first action",
+                Some("declare `units`, or use a `control` or `limit` rule".into()),
+            ),
             "elimination" => victory.push(VictoryRule::Elimination {
                 check,
                 reason: v.reason.clone(),
