@@ -115,3 +115,25 @@ fn elimination_without_units_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn a_core_tag_on_text_of_another_type_is_reported_not_dropped() {
+    let dir = scratch("tags");
+    for (name, text) in [
+        ("key", "ruleset: asg\n!!int abc: 1\nsubmissions: []\n"),
+        (
+            "flow",
+            "ruleset: asg\nseed: 1\nsubmissions: [!!bool maybe]\n",
+        ),
+        ("value", "ruleset: asg\nseed: !!float x1\nsubmissions: []\n"),
+    ] {
+        fs::write(dir.join(format!("{name}.yaml")), text).unwrap();
+        let o = arbiter(&dir, &["run", &format!("{name}.yaml")]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{name}: {err}");
+        assert!(
+            err.contains("yaml::tag") && err.contains("is not of the tag's type"),
+            "{name}: {err}"
+        );
+    }
+}

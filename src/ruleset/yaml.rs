@@ -149,6 +149,10 @@ fn push_escaped(out: &mut String, seg: &str) {
 
 /// Parses `source` as a single YAML document. Returns every problem found, sorted by position.
 pub fn parse(source: Arc<SourceFile>) -> Result<YamlDoc, Vec<Diagnostic>> {
+    let bad_tags = unparsable_core_tags(&source);
+    if !bad_tags.is_empty() {
+        return Err(bad_tags);
+    }
     let (column, line_start) = block_nesting_bound(&source.text);
     if column > MAX_COLUMN {
         let end = char_end(&source.text, line_start);
@@ -686,6 +690,70 @@ fn trim_end(text: &str, r: Range<usize>) -> Range<usize> {
         Some(t) => r.start..r.start + t.trim_end().len(),
         None => r,
     }
+}
+
+/// Core tags (`!!int`, `!!float`, `!!bool`, `!!null`) on text that is not of their type: saphyr turns such
+/// a node into a bad value and, as a mapping key, silently drops the pair and shifts the mapping. Found by
+/// a scan of the text before parsing, outside quotes and comments.
+fn unparsable_core_tags(source: &Arc<SourceFile>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut offset = 0;
+    for line in source.text.split_inclusive('\n') {
+        let bytes = line.as_bytes();
+        let mut quote: Option<u8> = None;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if b == b'"' || b == b'\'' => quote = Some(b),
+                None if b == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()) => break,
+                None if bytes[i..].starts_with(b"!!")
+                    && (i == 0 || b" \t[{,:-?".contains(&bytes[i - 1])) =>
+                {
+                    let tag_end = line[i..]
+                        .find(|c: char| c.is_whitespace() || ",]}".contains(c))
+                        .map_or(line.len(), |k| i + k);
+                    let rest = &line[tag_end..];
+                    let start = tag_end + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+                    let value_end = line[start..]
+                        .find(['\n', ',', ']', '}', '#'])
+                        .map_or(line.len(), |k| start + k);
+                    let mut value = line[start..value_end].trim_end();
+                    if let Some(key) = value.strip_suffix(':') {
+                        value = key;
+                    } else if let Some(k) = value.find(": ") {
+                        value = &value[..k];
+                    }
+                    let tag = &line[i..tag_end];
+                    let fits = match tag {
+                        "!!int" => value.parse::<i64>().is_ok(),
+                        "!!float" => value.parse::<f64>().is_ok(),
+                        "!!bool" => matches!(value, "true" | "false"),
+                        "!!null" => matches!(value, "" | "~" | "null"),
+                        _ => true,
+                    };
+                    if !fits {
+                        found.push(
+                            Diagnostic::error(
+                                "yaml::tag",
+                                format!("`{tag} {value}`: `{value}` is not of the tag's type, and tags are not supported"),
+                            )
+                            .at(Arc::clone(source), offset + i..offset + tag_end)
+                            .hint("remove the tag; the schema decides each value's type"),
+                        );
+                    }
+                    i = tag_end;
+                    continue;
+                }
+                None => {}
+            }
+            i += 1;
+        }
+        offset += line.len();
+    }
+    found
 }
 
 /// Where a node's content starts once its properties (`&anchor`, `!tag`, which saphyr includes
