@@ -709,15 +709,18 @@ impl Machine<'_> {
             SetSource::Range(lo, hi) => {
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
-                let mut walked = 0u64;
-                for i in lo..=hi {
-                    walked += 1;
-                    if walked > MAX_WALK {
-                        return Err(RunError::new(format!(
-                            "range({lo}, {hi}) is walked past {MAX_WALK} elements; count it, or test membership with `in`, or narrow it"
-                        )));
-                    }
+                if hi >= lo && (i128::from(hi) - i128::from(lo)) >= MAX_WALK as i128 {
+                    return Err(RunError::new(format!(
+                        "range({lo}, {hi}) would be walked past {MAX_WALK} elements; count it without a filter, or narrow it"
+                    )));
+                }
+                let mut i = lo;
+                while i <= hi {
                     visit!(Value::Int(i));
+                    if i == hi {
+                        break;
+                    }
+                    i += 1;
                 }
             }
             SetSource::Within(c, r) => {

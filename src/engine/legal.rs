@@ -396,11 +396,14 @@ impl Machine<'_> {
                 };
                 let lo = self.eval(lo)?.as_int().unwrap_or(0);
                 let hi = self.eval(hi)?.as_int().unwrap_or(-1);
-                for x in lo..=hi {
+                // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
+                let mut x = lo;
+                while x <= hi {
                     visit(self, Value::Int(x), args, mode)?;
-                    if Self::done(mode) {
+                    if Self::done(mode) || x == hi {
                         break;
                     }
+                    x += 1;
                 }
             }
             _ => {}
