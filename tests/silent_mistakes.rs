@@ -137,3 +137,33 @@ fn a_core_tag_on_text_of_another_type_is_reported_not_dropped() {
         );
     }
 }
+
+#[test]
+fn unit_id_patterns_must_number_each_unit() {
+    let canonical = root().join("rulesets/war_of_attrition");
+    let text = fs::read_to_string(canonical.join("ruleset.yaml")).unwrap();
+    let line = "  ids: \"{owner}-{n}\"";
+    assert!(text.contains(line));
+    for (name, pattern) in [
+        ("fixed", "X"),
+        ("empty", ""),
+        ("unknown", "{bogus}-{n}"),
+        ("no_n", "{owner}"),
+    ] {
+        let dir = scratch(&format!("unit_ids_{name}"));
+        fs::write(
+            dir.join("ruleset.yaml"),
+            text.replace(line, &format!("  ids: \"{pattern}\"")),
+        )
+        .unwrap();
+        fs::copy(canonical.join("combat.rhai"), dir.join("combat.rhai")).unwrap();
+        let scenario = root().join("scenarios/war_of_attrition/arena_21x9.yaml");
+        let o = arbiter(
+            &dir,
+            &["validate", "ruleset.yaml", &scenario.display().to_string()],
+        );
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("schema::pattern"), "{name}: {err}");
+    }
+}
