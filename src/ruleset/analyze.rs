@@ -507,6 +507,24 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                     Value::None
                 }
             };
+            if let Value::Int(i) = initial {
+                let below = v.min.is_some_and(|m| i < m);
+                let above = v.max.is_some_and(|m| i > m);
+                if below || above {
+                    let (bound, edge) = if below {
+                        ("min", v.min.unwrap_or(0))
+                    } else {
+                        ("max", v.max.unwrap_or(0))
+                    };
+                    d.at(
+                        rd,
+                        &format!("{ptr}/initial"),
+                        "ruleset::initial_out_of_range",
+                        format!("initial value {i} is outside the variable's own bounds ({bound} {edge})"),
+                        Some(format!("start at a value the variable may hold, or change its `{bound}`")),
+                    );
+                }
+            }
             out.push(VarDecl {
                 name: name.clone(),
                 ty,
