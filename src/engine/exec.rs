@@ -3,10 +3,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
+use super::lower::{CPlace, CStmt};
 use super::machine::{Machine, RunError};
+use crate::ir::ops::arith;
+use crate::ir::{AssignOp, BinOp};
 use crate::model::state::{GameResult, UnitState, NO_OWNER, NO_UNIT};
 use crate::model::{Ty, Value};
-use crate::ruleset::ir::*;
 
 type R<T> = Result<T, RunError>;
 
@@ -18,7 +20,7 @@ pub struct Signals {
 
 impl Machine<'_> {
     /// Runs statements in order; stops early once the game is decided.
-    pub fn run(&mut self, stmts: &[Stmt], sig: &mut Signals) -> R<()> {
+    pub fn run(&mut self, stmts: &[CStmt], sig: &mut Signals) -> R<()> {
         for s in stmts {
             if self.st.result.is_some() {
                 return Ok(());
@@ -28,38 +30,38 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn stmt(&mut self, s: &Stmt, sig: &mut Signals) -> R<()> {
+    fn stmt(&mut self, s: &CStmt, sig: &mut Signals) -> R<()> {
         match s {
-            Stmt::Let(slot, e) => {
-                let v = self.eval(e)?;
-                self.set_local(*slot, v);
+            CStmt::Let(slot, e) => {
+                let v = e(self)?;
+                self.rt.locals[*slot] = v;
             }
-            Stmt::Assign(place, op, e) => {
-                let v = self.eval(e)?;
+            CStmt::Assign(place, op, e) => {
+                let v = e(self)?;
                 self.assign(place, *op, v)?;
             }
-            Stmt::Emit(spec) => {
+            CStmt::Emit { kind, fields } => {
                 if self.logging() {
                     let mut m = Map::new();
-                    m.insert("type".into(), Json::String(spec.kind.clone()));
-                    for (name, e) in &spec.fields {
-                        let v = self.eval(e)?;
+                    m.insert("type".into(), Json::String(kind.clone()));
+                    for (name, e) in fields {
+                        let v = e(self)?;
                         m.insert(name.clone(), self.to_json(v));
                     }
                     self.log(Json::Object(m));
                 }
             }
-            Stmt::If(c, then, els) => {
-                if self.cond(c)? {
+            CStmt::If(c, then, els) => {
+                if c(self)? {
                     self.run(then, sig)?;
                 } else {
                     self.run(els, sig)?;
                 }
             }
-            Stmt::For(set, body) => {
+            CStmt::For(set, body) => {
                 // Collect first: the body may change what the set would contain.
                 let mut items = self.rt.take_values();
-                let listed = self.each(set, &mut |_, v| {
+                let listed = set.each(self, |_, v| {
                     items.push(v);
                     Ok(true)
                 });
@@ -77,7 +79,7 @@ impl Machine<'_> {
                             continue;
                         }
                     }
-                    self.set_local(set.slot, v);
+                    self.rt.locals[set.slot] = v;
                     if let Err(e) = self.run(body, sig) {
                         outcome = Err(e);
                         break;
@@ -86,26 +88,26 @@ impl Machine<'_> {
                 self.rt.give_values(items);
                 outcome?;
             }
-            Stmt::Eval(e) => {
-                self.eval(e)?;
+            CStmt::Eval(e) => {
+                e(self)?;
             }
-            Stmt::Win(p, reason) => {
-                if let Value::Player(p) = self.eval(p)? {
+            CStmt::Win(p, reason) => {
+                if let Value::Player(p) = p(self)? {
                     self.finish(Some(p), reason, Vec::new());
                 }
             }
-            Stmt::Draw(reason) => self.finish(None, reason, Vec::new()),
-            Stmt::EndTurn => sig.end_turn = true,
-            Stmt::CreateUnit {
+            CStmt::Draw(reason) => self.finish(None, reason, Vec::new()),
+            CStmt::EndTurn => sig.end_turn = true,
+            CStmt::CreateUnit {
                 kind,
                 owner,
                 at,
                 init,
                 bind,
             } => {
-                let kind = self.eval(kind)?;
-                let owner = self.eval(owner)?;
-                let at = self.eval(at)?;
+                let kind = kind(self)?;
+                let owner = owner(self)?;
+                let at = at(self)?;
                 let kind = match kind {
                     Value::Row(_, r) => r,
                     Value::Text(s) => {
@@ -124,17 +126,17 @@ impl Machine<'_> {
                     return Err(RunError::new("create_unit: owner or cell is none"));
                 };
                 let u = self.spawn_unit(kind, owner, at, None)?;
-                for (slot, _, e) in init {
-                    let v = self.eval(e)?;
-                    let i = u as usize * self.game.unit_slots + *slot as usize;
+                for (slot, e) in init {
+                    let v = e(self)?;
+                    let i = u as usize * self.game.unit_slots + *slot;
                     self.st.unit_vars[i] = v.encode();
                 }
                 if let Some(b) = bind {
-                    self.set_local(*b, Value::Unit(u));
+                    self.rt.locals[*b] = Value::Unit(u);
                 }
             }
-            Stmt::DestroyUnit(e) => {
-                if let Value::Unit(u) = self.eval(e)? {
+            CStmt::DestroyUnit(e) => {
+                if let Value::Unit(u) = e(self)? {
                     let unit = &mut self.st.units[u as usize];
                     if unit.alive {
                         unit.alive = false;
@@ -200,17 +202,17 @@ impl Machine<'_> {
         Ok(u)
     }
 
-    fn assign(&mut self, place: &Place, op: AssignOp, v: Value) -> R<()> {
+    fn assign(&mut self, place: &CPlace, op: AssignOp, v: Value) -> R<()> {
         let g = self.game;
         let combine = |old: Value, v: Value| -> R<Value> {
             Ok(match op {
                 AssignOp::Set => v,
-                AssignOp::Add => super::eval::arith(
+                AssignOp::Add => arith(
                     BinOp::Add,
                     if old.is_none() { Value::Int(0) } else { old },
                     v,
                 )?,
-                AssignOp::Sub => super::eval::arith(
+                AssignOp::Sub => arith(
                     BinOp::Sub,
                     if old.is_none() { Value::Int(0) } else { old },
                     v,
@@ -232,51 +234,51 @@ impl Machine<'_> {
             }
         };
         match place {
-            Place::Local(s) => {
-                let old = self.local(*s);
+            CPlace::Local(s) => {
+                let old = self.rt.locals[*s];
                 let nv = combine(old, v)?;
-                self.set_local(*s, nv);
+                self.rt.locals[*s] = nv;
             }
-            Place::PlayerVar(p, slot, ty) => {
-                if let Value::Player(p) = self.eval(p)? {
-                    let i = p as usize * g.player_slots + *slot as usize;
+            CPlace::PlayerVar(p, slot, ty) => {
+                if let Value::Player(p) = p.get(self)? {
+                    let i = p as usize * g.player_slots + *slot;
                     let nv = combine(Value::decode(self.st.player_vars[i], *ty), v)?;
                     self.st.player_vars[i] = coerce(nv, *ty).encode();
                 }
             }
-            Place::CellVar(c, slot, ty) => {
-                if let Value::Cell(c) = self.eval(c)? {
-                    let i = c as usize * g.cell_slots + *slot as usize;
+            CPlace::CellVar(c, slot, ty) => {
+                if let Value::Cell(c) = c.get(self)? {
+                    let i = c as usize * g.cell_slots + *slot;
                     let nv = combine(Value::decode(self.st.cell_vars[i], *ty), v)?;
                     self.st.cell_vars[i] = coerce(nv, *ty).encode();
                 }
             }
-            Place::CellVarOf(c, slot, p, ty) => {
-                let c = self.eval(c)?;
-                let p = self.eval(p)?;
+            CPlace::CellVarOf(c, slot, p, ty) => {
+                let c = c.get(self)?;
+                let p = p.get(self)?;
                 if let (Value::Cell(c), Value::Player(p)) = (c, p) {
-                    let i = c as usize * g.cell_slots + *slot as usize + p as usize;
+                    let i = c as usize * g.cell_slots + *slot + p as usize;
                     let nv = combine(Value::decode(self.st.cell_vars[i], *ty), v)?;
                     self.st.cell_vars[i] = coerce(nv, *ty).encode();
                 }
             }
-            Place::CellOwner(c) => {
-                if let Value::Cell(c) = self.eval(c)? {
+            CPlace::CellOwner(c) => {
+                if let Value::Cell(c) = c.get(self)? {
                     self.st.owner[c as usize] = match v {
                         Value::Player(p) => p,
                         _ => NO_OWNER,
                     };
                 }
             }
-            Place::UnitVar(u, slot, ty) => {
-                if let Value::Unit(u) = self.eval(u)? {
-                    let i = u as usize * g.unit_slots + *slot as usize;
+            CPlace::UnitVar(u, slot, ty) => {
+                if let Value::Unit(u) = u.get(self)? {
+                    let i = u as usize * g.unit_slots + *slot;
                     let nv = combine(Value::decode(self.st.unit_vars[i], *ty), v)?;
                     self.st.unit_vars[i] = coerce(nv, *ty).encode();
                 }
             }
-            Place::UnitAt(u) => {
-                if let (Value::Unit(u), Value::Cell(to)) = (self.eval(u)?, v) {
+            CPlace::UnitAt(u) => {
+                if let (Value::Unit(u), Value::Cell(to)) = (u.get(self)?, v) {
                     let from = self.st.units[u as usize].at;
                     if from == to {
                         return Ok(());

@@ -56,6 +56,7 @@ impl Machine<'_> {
     pub fn begin_turn(&mut self, player: PlayerIdx) -> R<()> {
         let g = self.game;
         let phase = &g.phases[self.st.phase as usize];
+        let hooks = &self.prog.phases[self.st.phase as usize];
         self.st.turn_over = false;
         self.reset_scratch();
         self.st.points = match phase.submission {
@@ -68,14 +69,14 @@ impl Machine<'_> {
                 self.st.active = player;
                 self.st.due = 1 << player;
                 self.me = player;
-                self.run(&phase.on_turn_start, &mut sig)?;
+                self.run(&hooks.on_turn_start, &mut sig)?;
             }
             Order::Simultaneous => {
                 self.st.active = phase.first;
                 self.st.due = (1u32 << g.players.len()) - 1;
                 for p in 0..g.players.len() as u8 {
                     self.me = p;
-                    self.run(&phase.on_turn_start, &mut sig)?;
+                    self.run(&hooks.on_turn_start, &mut sig)?;
                 }
             }
         }
@@ -83,19 +84,26 @@ impl Machine<'_> {
     }
 
     /// Applies one decoded action by `player`, logging `invalid_action` with `echo` when it is not legal.
+    /// A `trusted` action was listed by enumeration in this very state, so it is not checked again.
     pub fn apply(
         &mut self,
         player: PlayerIdx,
         action: &Action,
         echo: &dyn Fn(&Machine) -> Json,
+        trusted: bool,
     ) -> R<Applied> {
-        let g = self.game;
+        let (g, prog) = (self.game, self.prog);
         let phase = &g.phases[self.st.phase as usize];
         self.me = player;
         let spec = &g.actions[action.kind as usize];
-        let allowed = phase.actions.contains(&action.kind);
-        let verdict = if allowed {
-            self.check(spec, &action.args)?
+        let verdict = if trusted {
+            // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
+            for (p, v) in prog.actions[action.kind as usize].params.iter().zip(0..) {
+                self.rt.locals[p.slot] = action.args.get(v);
+            }
+            Ok(())
+        } else if phase.actions.contains(&action.kind) {
+            self.check(action.kind, &action.args)?
         } else {
             Err("not_allowed_now".to_string())
         };
@@ -107,7 +115,7 @@ impl Machine<'_> {
             return Ok(Applied::Invalid(reason));
         }
         let mut sig = Signals::default();
-        self.run(&spec.effects, &mut sig)?;
+        self.run(&prog.actions[action.kind as usize].effects, &mut sig)?;
         self.check_victory(CheckPoint::AfterAction)?;
         if self.st.result.is_some() {
             return Ok(Applied::Done);
@@ -175,7 +183,10 @@ impl Machine<'_> {
         let player = self.st.active;
         self.me = player;
         let mut sig = Signals::default();
-        self.run(&phase.on_turn_end, &mut sig)?;
+        self.run(
+            &self.prog.phases[self.st.phase as usize].on_turn_end,
+            &mut sig,
+        )?;
         self.check_victory(CheckPoint::TurnEnd)?;
         self.st.ply += 1;
         if self.st.result.is_some() {
@@ -198,11 +209,12 @@ impl Machine<'_> {
         let phase = &g.phases[self.st.phase as usize];
         self.st.turn_over = true;
         self.me = phase.first;
-        self.resolve(&phase.resolve, phase.flow_vars.as_ref())?;
+        self.resolve(self.st.phase as usize)?;
         let mut sig = Signals::default();
+        let hooks = &self.prog.phases[self.st.phase as usize];
         for p in 0..g.players.len() as u8 {
             self.me = p;
-            self.run(&phase.on_turn_end, &mut sig)?;
+            self.run(&hooks.on_turn_end, &mut sig)?;
         }
         self.check_victory(CheckPoint::AfterAction)?;
         self.check_victory(CheckPoint::TurnEnd)?;
@@ -233,36 +245,29 @@ impl Machine<'_> {
         self.begin_turn(next)
     }
 
-    /// Players due to act now, in player order.
-    pub fn due_players(&self) -> Vec<PlayerIdx> {
-        (0..self.game.players.len() as u8)
-            .filter(|p| self.st.is_due(*p))
-            .collect()
-    }
-
     /// Runs the per-entity initial expressions and the first turn.
     pub fn start(&mut self) -> R<()> {
-        let g = self.game;
-        for d in &g.cell_vars {
-            if let Some(e) = &d.initial_expr {
+        let (g, prog) = (self.game, self.prog);
+        for (d, e) in g.cell_vars.iter().zip(&prog.cell_initial) {
+            if let Some(e) = e {
                 for c in 0..g.board.len() {
                     let i = c * g.cell_slots + d.slot as usize;
                     if self.st.cell_vars[i] != crate::model::value::ABSENT {
                         continue;
                     }
-                    self.set_local(0, Value::Cell(c as u32));
-                    let v = self.eval(e)?;
+                    self.rt.locals[0] = Value::Cell(c as u32);
+                    let v = e(self)?;
                     self.st.cell_vars[i] = v.encode();
                 }
             }
         }
-        if let Some(e) = &g.initial_owner {
+        if let Some(e) = &prog.initial_owner {
             for c in 0..g.board.len() {
                 if g.scenario_owned[c] {
                     continue;
                 }
-                self.set_local(0, Value::Cell(c as u32));
-                if let Value::Player(p) = self.eval(e)? {
+                self.rt.locals[0] = Value::Cell(c as u32);
+                if let Value::Player(p) = e(self)? {
                     self.st.owner[c] = p;
                 }
             }

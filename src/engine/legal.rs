@@ -1,24 +1,18 @@
-//! Legality: checking one action and enumerating every legal action, from the same parameter specs.
-//! An action is legal exactly when enumeration would list it: both walk the parameters in order, binding
-//! each value, testing its source set, bounds and checks, then the action's own checks.
+//! Legality: checking one action and enumerating every legal action, from the same lowered parameters.
+//! An action is legal exactly when enumeration would list it: checking runs every test of every parameter
+//! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
+//! by the lowering (each once, as early as the values it reads are bound).
+use super::lower::{CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
+use crate::ir::game::ActionSpec;
+use crate::ir::ops::compare;
+use crate::ir::BinOp;
 use crate::limits::MAX_LISTED_ACTIONS;
 use crate::model::action::ArgList;
+use crate::model::state::NO_OWNER;
 use crate::model::{Action, Ty, Value};
-use crate::ruleset::game::{ActionSpec, ParamSpec, Prune};
 
 type R<T> = Result<T, RunError>;
-
-/// How an enumeration walk uses the legal actions it finds.
-enum Mode<'o> {
-    Collect(&'o mut Vec<Action>),
-    Count(u64),
-    /// Find the k-th legal action (0-based); holds the remaining k, then the result.
-    Pick(u64, Option<Action>),
-    /// Every legal action as blocks: an action, or a prefix plus a range (first value, size) for its last
-    /// integer parameter. One walk gives both the count and a way to pick any of them.
-    Blocks(&'o mut Vec<Block>),
-}
 
 /// A run of legal actions found by one walk (see [`Machine::legal_blocks`]).
 #[derive(Clone, Debug)]
@@ -48,13 +42,104 @@ fn too_many_actions() -> RunError {
     ))
 }
 
+/// What an enumeration does with the legal actions it finds. Each walk is compiled for its sink.
+trait Sink {
+    /// One legal action; false stops the walk.
+    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool>;
+    /// `size` legal actions: `args` extended with each integer from `first`. `None` when the sink wants
+    /// them one at a time.
+    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>>;
+}
+
+struct Collect<'o>(&'o mut Vec<Action>);
+impl Sink for Collect<'_> {
+    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
+        if self.0.len() >= MAX_LISTED_ACTIONS {
+            return Err(too_many_actions());
+        }
+        self.0.push(Action {
+            kind,
+            args: args.clone(),
+        });
+        Ok(true)
+    }
+    fn block(&mut self, _: u16, _: &ArgList, _: i64, _: u64) -> Option<R<bool>> {
+        None
+    }
+}
+
+struct Count(u64);
+impl Sink for Count {
+    fn action(&mut self, _: u16, _: &ArgList) -> R<bool> {
+        self.0 += 1;
+        Ok(true)
+    }
+    fn block(&mut self, _: u16, _: &ArgList, _: i64, size: u64) -> Option<R<bool>> {
+        self.0 = self.0.saturating_add(size);
+        Some(Ok(true))
+    }
+}
+
+/// Finds the k-th legal action (0-based).
+struct Pick(u64, Option<Action>);
+impl Sink for Pick {
+    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
+        if self.0 == 0 {
+            self.1 = Some(Action {
+                kind,
+                args: args.clone(),
+            });
+            return Ok(false);
+        }
+        self.0 -= 1;
+        Ok(true)
+    }
+    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
+        if self.0 < size {
+            let mut a = args.clone();
+            a.push(Value::Int(first + self.0 as i64));
+            self.1 = Some(Action { kind, args: a });
+            return Some(Ok(false));
+        }
+        self.0 -= size;
+        Some(Ok(true))
+    }
+}
+
+struct Blocks<'o>(&'o mut Vec<Block>);
+impl Sink for Blocks<'_> {
+    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
+        self.0.push(Block {
+            action: Action {
+                kind,
+                args: args.clone(),
+            },
+            range: None,
+        });
+        Ok(true)
+    }
+    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
+        self.0.push(Block {
+            action: Action {
+                kind,
+                args: args.clone(),
+            },
+            range: Some((first, size)),
+        });
+        Some(Ok(true))
+    }
+}
+
 impl Machine<'_> {
     /// Checks an action whose arguments were already decoded; `Ok(Err(reason))` when it is not legal.
-    pub fn check(&mut self, spec: &ActionSpec, args: &ArgList) -> R<Result<(), String>> {
+    pub fn check(&mut self, kind: u16, args: &ArgList) -> R<Result<(), String>> {
+        let (game, prog) = (self.game, self.prog);
+        let spec = &game.actions[kind as usize];
+        let act = &prog.actions[kind as usize];
         if !self.affordable(spec) {
             return Ok(Err("not_enough_points".to_string()));
         }
-        for (i, p) in spec.params.iter().enumerate() {
+        for (i, (p, cp)) in spec.params.iter().zip(&act.params).enumerate() {
             let v = if i < args.len() {
                 args.get(i)
             } else {
@@ -63,49 +148,52 @@ impl Machine<'_> {
             if v.is_none() {
                 return Ok(Err(p.invalid.clone()));
             }
-            self.set_local(p.slot, v);
-            if p.source_last {
-                if let Some(reason) = self.param_checks(p, v)? {
-                    return Ok(Err(reason.to_string()));
+            self.rt.locals[cp.slot] = v;
+            if cp.source_last {
+                if let Some(reason) = self.param_checks(kind, i, v)? {
+                    return Ok(Err(reason));
                 }
             }
-            if let Some((set, reason)) = &p.source {
-                if !self.contains(set, v)? {
+            if let (Some(set), Some((_, reason))) = (&cp.source, &p.source) {
+                if !set.contains(self, v)? {
                     return Ok(Err(reason.clone()));
                 }
-                self.set_local(p.slot, v);
+                self.rt.locals[cp.slot] = v;
             }
-            if !p.source_last {
-                if let Some(reason) = self.param_checks(p, v)? {
-                    return Ok(Err(reason.to_string()));
+            if !cp.source_last {
+                if let Some(reason) = self.param_checks(kind, i, v)? {
+                    return Ok(Err(reason));
                 }
             }
         }
-        for c in &spec.checks {
-            if !self.cond(&c.cond)? {
-                return Ok(Err(c.reason.clone()));
+        for (c, ch) in act.checks.iter().zip(&spec.checks) {
+            if !c(self)? {
+                return Ok(Err(ch.reason.clone()));
             }
         }
         Ok(Ok(()))
     }
 
-    /// Bounds and checks of one bound parameter; the failing reason, if any.
-    fn param_checks<'p>(&mut self, p: &'p ParamSpec, v: Value) -> R<Option<&'p str>> {
-        if let Some((e, reason)) = &p.min {
-            let lo = self.eval(e)?;
-            if !super::eval::compare(crate::ruleset::ir::BinOp::Ge, v, lo) {
-                return Ok(Some(reason));
+    /// Bounds and checks of bound parameter `i`, in declared order; the failing reason, if any.
+    fn param_checks(&mut self, kind: u16, i: usize, v: Value) -> R<Option<String>> {
+        let (game, prog) = (self.game, self.prog);
+        let p = &game.actions[kind as usize].params[i];
+        let cp = &prog.actions[kind as usize].params[i];
+        if let (Some(e), Some((_, reason))) = (&cp.min, &p.min) {
+            let lo = e(self)?;
+            if !compare(BinOp::Ge, v, lo) {
+                return Ok(Some(reason.clone()));
             }
         }
-        if let Some((e, reason)) = &p.max {
-            let hi = self.eval(e)?;
-            if !super::eval::compare(crate::ruleset::ir::BinOp::Le, v, hi) {
-                return Ok(Some(reason));
+        if let (Some(e), Some((_, reason))) = (&cp.max, &p.max) {
+            let hi = e(self)?;
+            if !compare(BinOp::Le, v, hi) {
+                return Ok(Some(reason.clone()));
             }
         }
-        for c in &p.checks {
-            if !self.cond(&c.cond)? {
-                return Ok(Some(&c.reason));
+        for (c, ch) in cp.checks.iter().zip(&p.checks) {
+            if !c(self)? {
+                return Ok(Some(ch.reason.clone()));
             }
         }
         Ok(None)
@@ -113,48 +201,43 @@ impl Machine<'_> {
 
     /// Appends every legal action of the given kinds, in action order then parameter order.
     pub fn legal(&mut self, kinds: &[u16], out: &mut Vec<Action>) -> R<()> {
-        let mut mode = Mode::Collect(out);
+        let mut sink = Collect(out);
         for &k in kinds {
-            self.walk_kind(k, &mut mode)?;
+            if !self.walk_kind(k, &mut sink)? {
+                break;
+            }
         }
         Ok(())
     }
 
     /// Number of legal actions, without building them where an integer range can be counted directly.
     pub fn count_legal(&mut self, kinds: &[u16]) -> R<u64> {
-        let mut mode = Mode::Count(0);
+        let mut sink = Count(0);
         for &k in kinds {
-            self.walk_kind(k, &mut mode)?;
+            self.walk_kind(k, &mut sink)?;
         }
-        Ok(match mode {
-            Mode::Count(n) => n,
-            _ => 0,
-        })
+        Ok(sink.0)
     }
 
     /// Every legal action, as blocks, in one walk.
     pub fn legal_blocks(&mut self, kinds: &[u16], out: &mut Vec<Block>) -> R<()> {
         out.clear();
-        let mut mode = Mode::Blocks(out);
+        let mut sink = Blocks(out);
         for &k in kinds {
-            self.walk_kind(k, &mut mode)?;
+            self.walk_kind(k, &mut sink)?;
         }
         Ok(())
     }
 
     /// The k-th legal action in enumeration order.
     pub fn nth_legal(&mut self, kinds: &[u16], k: u64) -> R<Option<Action>> {
-        let mut mode = Mode::Pick(k, None);
+        let mut sink = Pick(k, None);
         for &kind in kinds {
-            self.walk_kind(kind, &mut mode)?;
-            if let Mode::Pick(_, Some(_)) = mode {
+            if !self.walk_kind(kind, &mut sink)? {
                 break;
             }
         }
-        Ok(match mode {
-            Mode::Pick(_, a) => a,
-            _ => None,
-        })
+        Ok(sink.1)
     }
 
     /// In a points phase, whether the action's cost fits in what is left of the turn.
@@ -163,190 +246,95 @@ impl Machine<'_> {
         phase.submission != crate::ruleset::game::Submission::Points || spec.cost <= self.st.points
     }
 
-    fn walk_kind(&mut self, kind: u16, mode: &mut Mode) -> R<()> {
+    /// Walks one action kind; false when the sink asked to stop.
+    fn walk_kind<S: Sink>(&mut self, kind: u16, sink: &mut S) -> R<bool> {
         let g = self.game;
-        let spec = &g.actions[kind as usize];
-        if !self.affordable(spec) {
-            return Ok(());
+        if !self.affordable(&g.actions[kind as usize]) {
+            return Ok(true);
         }
-        // Checks that depend on no parameter fail for every candidate alike: test them once.
-        for c in &spec.pre_checks {
-            if !self.cond(c)? {
-                return Ok(());
+        let act = &self.prog.actions[kind as usize];
+        // Tests that read no parameter fail for every candidate alike: run them once.
+        for c in &act.pre {
+            if !c(self)? {
+                return Ok(true);
             }
         }
         let mut args = ArgList::new();
-        self.walk(spec, kind, 0, &mut args, mode)
+        self.walk(act, 0, &mut args, sink)
     }
 
-    fn done(mode: &Mode) -> bool {
-        matches!(mode, Mode::Pick(_, Some(_)))
-    }
-
-    fn walk(
+    /// Binds parameter `i` to each candidate in turn and walks on; false when the sink asked to stop.
+    fn walk<S: Sink>(
         &mut self,
-        spec: &ActionSpec,
-        kind: u16,
+        act: &CAction,
         i: usize,
         args: &mut ArgList,
-        mode: &mut Mode,
-    ) -> R<()> {
-        if Self::done(mode) {
-            return Ok(());
-        }
-        if i == spec.params.len() {
-            for c in &spec.checks {
-                if !self.cond(&c.cond)? {
-                    return Ok(());
+        sink: &mut S,
+    ) -> R<bool> {
+        let Some(p) = act.params.get(i) else {
+            for c in &act.leaf {
+                if !c(self)? {
+                    return Ok(true);
                 }
             }
-            match mode {
-                Mode::Collect(out) => {
-                    if out.len() >= MAX_LISTED_ACTIONS {
-                        return Err(too_many_actions());
-                    }
-                    out.push(Action {
-                        kind,
-                        args: args.clone(),
-                    })
-                }
-                Mode::Count(n) => *n += 1,
-                Mode::Blocks(out) => out.push(Block {
-                    action: Action {
-                        kind,
-                        args: args.clone(),
-                    },
-                    range: None,
-                }),
-                Mode::Pick(k, found) => {
-                    if *k == 0 {
-                        *found = Some(Action {
-                            kind,
-                            args: args.clone(),
-                        });
-                    } else {
-                        *k -= 1;
-                    }
-                }
-            }
-            return Ok(());
-        }
-        let p = &spec.params[i];
-        // A last integer parameter with plain bounds can be counted and picked without visiting each value.
-        if p.ty == Ty::Int
-            && p.source.is_none()
-            && p.checks.is_empty()
-            && i + 1 == spec.params.len()
-            && spec.checks.is_empty()
-        {
-            if let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) {
-                let lo = self.eval(lo)?.as_int().unwrap_or(0);
-                let hi = self.eval(hi)?.as_int().unwrap_or(-1);
-                if hi < lo {
-                    return Ok(());
-                }
-                // At most 2^64 values: lo and hi are both i64.
-                let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
-                match mode {
-                    Mode::Count(n) => {
-                        *n += size;
-                        return Ok(());
-                    }
-                    Mode::Pick(k, found) => {
-                        if *k < size {
-                            let mut a = args.clone();
-                            a.push(Value::Int(lo + *k as i64));
-                            *found = Some(Action { kind, args: a });
-                        } else {
-                            *k -= size;
-                        }
-                        return Ok(());
-                    }
-                    Mode::Blocks(out) => {
-                        out.push(Block {
-                            action: Action {
-                                kind,
-                                args: args.clone(),
-                            },
-                            range: Some((lo, size)),
-                        });
-                        return Ok(());
-                    }
-                    Mode::Collect(_) => {}
-                }
-            }
-        }
-        let visit = |m: &mut Self, v: Value, args: &mut ArgList, mode: &mut Mode| -> R<()> {
-            m.set_local(p.slot, v);
-            if m.param_checks(p, v)?.is_some() {
-                return Ok(());
-            }
-            for pr in &p.prune {
-                let ok = match pr {
-                    Prune::Range(lo, hi) => {
-                        let lo = m.eval(lo)?;
-                        let hi = m.eval(hi)?;
-                        super::eval::compare(crate::ruleset::ir::BinOp::Le, lo, hi)
-                    }
-                    Prune::Cond(c) => m.cond(c)?,
-                };
-                if !ok {
-                    return Ok(());
-                }
-            }
-            args.push(v);
-            let r = m.walk(spec, kind, i + 1, args, mode);
-            args.pop();
-            r
+            return sink.action(act.kind, args);
         };
-        if let Some((set, _)) = &p.source {
+        if p.countable {
+            let (Some(lo), Some(hi)) = (&p.min, &p.max) else {
+                unreachable!("countable parameters have both bounds")
+            };
+            let lo = lo(self)?.as_int().unwrap_or(0);
+            let hi = hi(self)?.as_int().unwrap_or(-1);
+            if hi < lo {
+                return Ok(true);
+            }
+            // At most 2^64 values: lo and hi are both i64.
+            let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+            if let Some(r) = sink.block(act.kind, args, lo, size) {
+                return r;
+            }
+        }
+        if let Some(set) = &p.source {
             // Plain neighbour sets are walked in place: no buffer, no filter pass.
-            if let (crate::ruleset::ir::SetSource::Neighbours(c), None) = (&set.source, &set.filter)
-            {
-                if let Value::Cell(c) = self.eval(c)? {
+            if let (CSource::Neighbours(c), None) = (&set.source, &set.filter) {
+                if let Some(c) = c.cell(self)? {
                     let g = self.game;
                     for &n in g.board.neighbours(c) {
-                        visit(self, Value::Cell(n), args, mode)?;
-                        if Self::done(mode) {
+                        if !self.visit(act, p, i, Value::Cell(n), args, sink)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                return Ok(true);
+            }
+            // Listed first (the walk below may list other sets), into a pooled buffer.
+            let mut candidates = self.rt.take_values();
+            let listed = set.each(self, |_, v| {
+                candidates.push(v);
+                Ok(true)
+            });
+            let mut outcome = listed.map(|_| true);
+            if outcome.is_ok() {
+                for &v in &candidates {
+                    match self.visit(act, p, i, v, args, sink) {
+                        Ok(true) => {}
+                        other => {
+                            outcome = other;
                             break;
                         }
                     }
                 }
-                return Ok(());
-            }
-            let mut failure = None;
-            // Listed first (the walk below may list other sets), into a pooled buffer.
-            let mut candidates = self.rt.take_values();
-            let listed = self.each(set, &mut |_, v| {
-                candidates.push(v);
-                Ok(true)
-            });
-            if let Err(e) = listed {
-                self.rt.give_values(candidates);
-                return Err(e);
-            }
-            for &v in &candidates {
-                if let Err(e) = visit(self, v, args, mode) {
-                    failure = Some(e);
-                    break;
-                }
-                if Self::done(mode) {
-                    break;
-                }
             }
             self.rt.give_values(candidates);
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            return Ok(());
+            return outcome;
         }
         let g = self.game;
         match p.ty {
             Ty::Cell => {
                 let owner = match &p.owner_filter {
-                    Some(e) => Some(match self.eval(e)? {
+                    Some(e) => Some(match e.get(self)? {
                         Value::Player(o) => o,
-                        _ => crate::model::state::NO_OWNER,
+                        _ => NO_OWNER,
                     }),
                     None => None,
                 };
@@ -354,53 +342,56 @@ impl Machine<'_> {
                     if owner.is_some_and(|o| self.st.owner[c as usize] != o) {
                         continue;
                     }
-                    visit(self, Value::Cell(c), args, mode)?;
-                    if Self::done(mode) {
-                        break;
+                    if !self.visit(act, p, i, Value::Cell(c), args, sink)? {
+                        return Ok(false);
                     }
                 }
             }
             Ty::Unit => {
                 let owner = match &p.owner_filter {
-                    Some(e) => match self.eval(e)? {
+                    Some(e) => match e.get(self)? {
                         Value::Player(o) => Some(o),
-                        _ => return Ok(()),
+                        _ => return Ok(true),
                     },
                     None => None,
                 };
                 for u in 0..self.st.units.len() {
-                    if self.st.units[u].alive && owner.is_none_or(|o| self.st.units[u].owner == o) {
-                        visit(self, Value::Unit(u as u32), args, mode)?;
-                        if Self::done(mode) {
-                            break;
-                        }
+                    let unit = &self.st.units[u];
+                    if unit.alive
+                        && owner.is_none_or(|o| unit.owner == o)
+                        && !self.visit(act, p, i, Value::Unit(u as u32), args, sink)?
+                    {
+                        return Ok(false);
                     }
                 }
             }
             Ty::Player => {
                 for pl in 0..g.players.len() {
-                    visit(self, Value::Player(pl as u8), args, mode)?;
+                    if !self.visit(act, p, i, Value::Player(pl as u8), args, sink)? {
+                        return Ok(false);
+                    }
                 }
             }
             Ty::Row(t) => {
                 for r in 0..g.tables[t as usize].keys.len() {
-                    visit(self, Value::Row(t, r as u16), args, mode)?;
-                    if Self::done(mode) {
-                        break;
+                    if !self.visit(act, p, i, Value::Row(t, r as u16), args, sink)? {
+                        return Ok(false);
                     }
                 }
             }
             Ty::Int => {
-                let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) else {
-                    return Ok(());
+                let (Some(lo), Some(hi)) = (&p.min, &p.max) else {
+                    return Ok(true);
                 };
-                let lo = self.eval(lo)?.as_int().unwrap_or(0);
-                let hi = self.eval(hi)?.as_int().unwrap_or(-1);
+                let lo = lo(self)?.as_int().unwrap_or(0);
+                let hi = hi(self)?.as_int().unwrap_or(-1);
                 // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
                 let mut x = lo;
                 while x <= hi {
-                    visit(self, Value::Int(x), args, mode)?;
-                    if Self::done(mode) || x == hi {
+                    if !self.visit(act, p, i, Value::Int(x), args, sink)? {
+                        return Ok(false);
+                    }
+                    if x == hi {
                         break;
                     }
                     x += 1;
@@ -408,6 +399,50 @@ impl Machine<'_> {
             }
             _ => {}
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Tests candidate `v` of parameter `i` and walks on when it passes.
+    #[inline]
+    fn visit<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        i: usize,
+        v: Value,
+        args: &mut ArgList,
+        sink: &mut S,
+    ) -> R<bool> {
+        self.rt.locals[p.slot] = v;
+        if p.test_bounds {
+            if let Some(e) = &p.min {
+                let lo = e(self)?;
+                if !compare(BinOp::Ge, v, lo) {
+                    return Ok(true);
+                }
+            }
+            if let Some(e) = &p.max {
+                let hi = e(self)?;
+                if !compare(BinOp::Le, v, hi) {
+                    return Ok(true);
+                }
+            }
+        }
+        for c in &p.tests {
+            if !c(self)? {
+                return Ok(true);
+            }
+        }
+        for (lo, hi) in &p.ranges {
+            let lo = lo.get(self)?;
+            let hi = hi.get(self)?;
+            if !compare(BinOp::Le, lo, hi) {
+                return Ok(true);
+            }
+        }
+        args.push(v);
+        let r = self.walk(act, i + 1, args, sink);
+        args.pop();
+        r
     }
 }

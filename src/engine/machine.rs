@@ -7,26 +7,9 @@ use crate::rng::Rng;
 use crate::ruleset::Game;
 use crate::script::ScriptHost;
 
-/// An error while running rules: a script failure or an impossible operation the analysis could not rule out.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunError {
-    /// Boxed so results on the evaluation hot path stay small.
-    pub message: Box<String>,
-}
+use super::lower::Program;
 
-impl RunError {
-    pub fn new(m: impl Into<String>) -> Self {
-        RunError {
-            message: Box::new(m.into()),
-        }
-    }
-}
-
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.message.as_str())
-    }
-}
+pub use crate::model::RunError;
 
 /// Per-thread mutable helpers reused across actions so the hot path does not allocate.
 pub struct Runtime {
@@ -38,8 +21,8 @@ pub struct Runtime {
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
-    /// Cells passing each set's fixed pre-filter, keyed by the set's address in the (immutable) game.
-    pub fixed: std::collections::HashMap<(usize, crate::model::PlayerIdx), std::rc::Rc<[u32]>>,
+    /// Cells passing each set's fixed pre-filter, by the set's index and the player (`index * players + me`).
+    pub fixed: Vec<Option<std::rc::Rc<[u32]>>>,
 }
 
 impl Runtime {
@@ -97,6 +80,7 @@ impl Runtime {
 /// Everything needed to evaluate rules for one player against one state.
 pub struct Machine<'a> {
     pub game: &'a Game,
+    pub prog: &'a Program,
     pub st: &'a mut MatchState,
     pub rng: &'a mut Rng,
     pub rt: &'a mut Runtime,
@@ -123,7 +107,16 @@ impl Machine<'_> {
         let Some(mut scripts) = self.rt.scripts.take() else {
             return Err(RunError::new("a script called back into a script"));
         };
-        let r = scripts.call(game, self.st, self.rng, &mut self.rt.log, self.me, f, args);
+        let r = scripts.call(
+            game,
+            self.st,
+            self.rng,
+            &mut self.rt.log,
+            self.me,
+            self.prog,
+            f,
+            args,
+        );
         self.rt.scripts = Some(scripts);
         r
     }

@@ -4,6 +4,7 @@ pub mod eval;
 pub mod exec;
 pub mod flow;
 pub mod legal;
+pub mod lower;
 pub mod machine;
 pub mod resolve;
 pub mod state_json;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 pub use flow::Applied;
+pub use lower::{Options, Program};
 pub use machine::{Machine, RunError, Runtime};
 
 use crate::model::{Action, MatchState, PlayerIdx};
@@ -63,19 +65,34 @@ impl From<RunError> for SubmitError {
 /// Runs matches of one game on this thread.
 pub struct Engine {
     pub game: Arc<Game>,
+    /// The lowered game this engine runs (shared by every engine of the game).
+    pub prog: Arc<Program>,
     rt: Runtime,
     /// Whether agents should record the wire form of the actions they apply (replays, checks).
     pub record_actions: bool,
 }
 
 impl Engine {
+    /// An engine running `game` lowered with every optimisation.
     pub fn new(game: Arc<Game>) -> Result<Self, RunError> {
+        let prog = Program::new(&game, Options::optimised());
+        Self::with_program(game, prog)
+    }
+
+    /// An engine running `game` as `prog` (lowered from the same game).
+    pub fn with_program(game: Arc<Game>, prog: Arc<Program>) -> Result<Self, RunError> {
         let rt = Runtime::new(&game)?;
         Ok(Engine {
             game,
+            prog,
             rt,
             record_actions: true,
         })
+    }
+
+    /// Another engine for the same game and program (its own runtime, logging off).
+    pub fn sibling(&self) -> Result<Self, RunError> {
+        Self::with_program(self.game.clone(), self.prog.clone())
     }
 
     /// Turns event logging on (replays) or off (bulk simulation).
@@ -93,12 +110,14 @@ impl Engine {
 
     fn machine<'a>(
         game: &'a Game,
+        prog: &'a Program,
         rt: &'a mut Runtime,
         m: &'a mut Match,
         me: PlayerIdx,
     ) -> Machine<'a> {
         Machine {
             game,
+            prog,
             st: &mut m.state,
             rng: &mut m.rng,
             rt,
@@ -108,13 +127,13 @@ impl Engine {
 
     /// A new match: the scenario's position, then the first turn started (its hooks run and are logged).
     pub fn start(&mut self, seed: u64) -> Result<Match, RunError> {
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let mut m = Match {
             state: game.initial.clone(),
             rng: Rng::new(game.rng, seed),
             seed,
         };
-        Self::machine(&game, &mut self.rt, &mut m, 0).start()?;
+        Self::machine(&game, &prog, &mut self.rt, &mut m, 0).start()?;
         Ok(m)
     }
 
@@ -135,9 +154,13 @@ impl Engine {
         if m.state.is_over() || !m.state.is_due(player) {
             return Ok(None);
         }
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let kinds = &game.phase(&m.state).actions;
-        f(&mut Self::machine(&game, &mut self.rt, m, player), kinds).map(Some)
+        f(
+            &mut Self::machine(&game, &prog, &mut self.rt, m, player),
+            kinds,
+        )
+        .map(Some)
     }
 
     /// Every legal action for `player` now (empty when the player is not due).
@@ -182,22 +205,35 @@ impl Engine {
             .flatten())
     }
 
-    /// Applies one action (agents use this; it is always checked first).
+    /// Applies one action, checking it first (actions from outside the engine).
     pub fn apply(
         &mut self,
         m: &mut Match,
         player: PlayerIdx,
         a: &Action,
     ) -> Result<Applied, RunError> {
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
-        Self::machine(&game, &mut self.rt, m, player).apply(player, a, &echo)
+        Self::machine(&game, &prog, &mut self.rt, m, player).apply(player, a, &echo, false)
+    }
+
+    /// Applies an action that enumeration listed for `player` in this very state, without checking it
+    /// again (OpenSpiel's `ApplyAction`). Anything else must go through [`Engine::apply`].
+    pub fn apply_listed(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        a: &Action,
+    ) -> Result<Applied, RunError> {
+        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
+        Self::machine(&game, &prog, &mut self.rt, m, player).apply(player, a, &echo, true)
     }
 
     /// Ends `player`'s submission (batch turns end; simultaneous turns resolve when all are in).
     pub fn end_submission(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let game = self.game.clone();
-        Self::machine(&game, &mut self.rt, m, player).end_submission(player)
+        let (game, prog) = (self.game.clone(), self.prog.clone());
+        Self::machine(&game, &prog, &mut self.rt, m, player).end_submission(player)
     }
 
     /// A whole submission in wire form, as match scripts and replays hand it in.
@@ -208,7 +244,7 @@ impl Engine {
         actions: &[Json],
     ) -> Result<(), SubmitError> {
         use crate::ruleset::game::Submission;
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let Some(player) = game.player_index(player_id) else {
             return Err(SubmitError::UnknownPlayer(player_id.into()));
         };
@@ -228,7 +264,7 @@ impl Engine {
         }
         let phase = game.phase(&m.state);
         let kind = phase.submission;
-        let mut mm = Self::machine(&game, &mut self.rt, m, player);
+        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
         let mut entries: &[Json] = actions;
         if kind == Submission::Batch {
             let budget = mm.st.points.max(0) as usize;
@@ -256,7 +292,7 @@ impl Engine {
             match wire::decode(mm.game, mm.st, raw) {
                 Ok(a) => {
                     let echo = |_: &Machine| raw.clone();
-                    mm.apply(player, &a, &echo)?;
+                    mm.apply(player, &a, &echo, false)?;
                 }
                 Err(reason) => {
                     mm.invalid(player, raw.clone(), reason);
@@ -281,21 +317,21 @@ impl Engine {
 
     /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).
     pub fn evaluate(&mut self, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
-        let game = self.game.clone();
-        let Some(e) = &game.greedy else {
+        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Some(e) = &prog.greedy else {
             return Ok(0.0);
         };
-        let v = Self::machine(&game, &mut self.rt, m, player).eval(e)?;
+        let v = e(&mut Self::machine(&game, &prog, &mut self.rt, m, player))?;
         Ok(v.as_f64().unwrap_or(0.0))
     }
 
     /// Invariants that do not hold: declared checks and variable bounds.
     pub fn broken_invariants(&mut self, m: &mut Match) -> Result<Vec<String>, RunError> {
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let mut broken = Vec::new();
-        let mut mm = Self::machine(&game, &mut self.rt, m, 0);
-        for inv in &game.invariants {
-            if !mm.cond(&inv.check)? {
+        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, 0);
+        for (inv, check) in game.invariants.iter().zip(&prog.invariants) {
+            if !check(&mut mm)? {
                 broken.push(inv.message.clone());
             }
         }
@@ -306,5 +342,29 @@ impl Engine {
     /// The state as INTERFACE.md section 6 describes it.
     pub fn state_json(&self, m: &Match) -> Json {
         state_json::state_json(&self.game, &m.state)
+    }
+}
+
+/// Rule queries scripts make through the host API, answered on a scratch runtime.
+impl crate::script::Queries for Program {
+    fn line_of_sight(
+        &self,
+        game: &Game,
+        st: &mut MatchState,
+        rng: &mut Rng,
+        me: PlayerIdx,
+        a: u32,
+        b: u32,
+    ) -> Result<bool, RunError> {
+        let mut rt = Runtime::without_scripts(game);
+        let mut m = Machine {
+            game,
+            prog: self,
+            st,
+            rng,
+            rt: &mut rt,
+            me,
+        };
+        m.line_of_sight(a, b)
     }
 }

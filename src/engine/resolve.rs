@@ -50,8 +50,11 @@ impl Machine<'_> {
         c * self.game.cell_slots + fv.incoming as usize + p
     }
 
-    /// Runs the phase's resolution steps in order.
-    pub fn resolve(&mut self, steps: &[ResolveStep], fv: Option<&FlowVars>) -> R<()> {
+    /// Runs the resolution steps of phase `phase` in order.
+    pub fn resolve(&mut self, phase: usize) -> R<()> {
+        let (game, prog) = (self.game, self.prog);
+        let steps = &game.phases[phase].resolve;
+        let fv = game.phases[phase].flow_vars.as_ref();
         let n = self.game.board.len();
         let mut snap = FlowSnapshot {
             start_owner: self.st.owner.clone(),
@@ -65,14 +68,16 @@ impl Machine<'_> {
                 snap.kept[c] = i128::from(pieces(self.st.cell_vars[i])) > i128::from(out.max(0));
             }
         }
-        for step in steps {
+        for (k, step) in steps.iter().enumerate() {
             if self.st.result.is_some() {
                 break;
             }
             match (step, fv) {
-                (ResolveStep::Effects(stmts), _) => {
+                (ResolveStep::Effects(_), _) => {
                     let mut sig = Signals::default();
-                    self.run(stmts, &mut sig)?;
+                    if let Some(stmts) = &prog.phases[phase].resolve_effects[k] {
+                        self.run(stmts, &mut sig)?;
+                    }
                 }
                 (ResolveStep::Depart, Some(fv)) => self.depart(fv)?,
                 (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv)?,

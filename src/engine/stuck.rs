@@ -23,9 +23,9 @@ impl Engine {
 
     /// Settles a stuck `player` as the ruleset says, logging `stuck {player, outcome}` first.
     pub fn settle_stuck(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let game = self.game.clone();
+        let (game, prog) = (self.game.clone(), self.prog.clone());
         let rule = game.when_stuck;
-        let mut mm = Self::machine(&game, &mut self.rt, m, player);
+        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
         if mm.logging() {
             mm.log(json!({"type": "stuck", "player": game.players[player as usize], "outcome": rule.name()}));
         }

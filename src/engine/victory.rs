@@ -1,22 +1,23 @@
 //! Victory rules: control of a set, elimination, and limits with ranked tie-breaks.
 use serde_json::{Map, Value as Json};
 
+use super::lower::CVictory;
 use super::machine::{Machine, RunError};
+use crate::ir::game::CheckPoint;
 use crate::model::Value;
-use crate::ruleset::game::{CheckPoint, VictoryRule};
 
 type R<T> = Result<T, RunError>;
 
 impl Machine<'_> {
     /// Checks the control and elimination rules that apply at this point.
     pub fn check_victory(&mut self, at: CheckPoint) -> R<()> {
-        let g = self.game;
-        for rule in &g.victory {
+        let (g, prog) = (self.game, self.prog);
+        for rule in &prog.victory {
             if self.st.result.is_some() {
                 return Ok(());
             }
             match rule {
-                VictoryRule::Control {
+                CVictory::Control {
                     cells,
                     check,
                     reason,
@@ -27,7 +28,7 @@ impl Machine<'_> {
                         self.me = p;
                         let mut any = false;
                         let mut all = true;
-                        self.each(cells, &mut |m, v| {
+                        cells.each(self, |m, v| {
                             any = true;
                             if let Value::Cell(c) = v {
                                 if m.st.owner[c as usize] != p {
@@ -47,7 +48,7 @@ impl Machine<'_> {
                         self.finish(Some(p), reason, Vec::new());
                     }
                 }
-                VictoryRule::Elimination { check, reason } if *check == at => {
+                CVictory::Elimination { check, reason } if *check == at => {
                     // Bit set of players with a living unit (at most 8 players).
                     let mut alive = 0u32;
                     for u in &self.st.units {
@@ -75,12 +76,12 @@ impl Machine<'_> {
 
     /// Checks limit rules after the turn counters moved on.
     pub fn check_limits(&mut self) -> R<()> {
-        let g = self.game;
-        for rule in &g.victory {
+        let (g, prog) = (self.game, self.prog);
+        for rule in &prog.victory {
             if self.st.result.is_some() {
                 return Ok(());
             }
-            let VictoryRule::Limit {
+            let CVictory::Limit {
                 when,
                 rank,
                 report,
@@ -89,7 +90,7 @@ impl Machine<'_> {
             else {
                 continue;
             };
-            if !self.cond(when)? {
+            if !when(self)? {
                 continue;
             }
             let saved = self.me;
@@ -98,7 +99,7 @@ impl Machine<'_> {
             for (p, k) in keys.iter_mut().enumerate() {
                 self.me = p as u8;
                 for e in rank {
-                    k.push(self.eval(e)?);
+                    k.push(e(self)?);
                 }
             }
             let mut extra = Vec::new();
@@ -106,7 +107,7 @@ impl Machine<'_> {
                 let mut m = Map::new();
                 for p in 0..n {
                     self.me = p as u8;
-                    let v = self.eval(e)?;
+                    let v = e(self)?;
                     m.insert(g.players[p].clone(), self.to_json(v));
                 }
                 extra.push((name.clone(), Json::Object(m)));

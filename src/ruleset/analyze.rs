@@ -18,8 +18,7 @@ use crate::model::state::{MatchState, NO_OWNER, NO_UNIT};
 use crate::model::{Ty, Value};
 use crate::rng::RngKind;
 
-/// Local slots reserved for line-of-sight predicates so they never clobber an action's locals.
-pub const SIGHT_SLOT: u16 = 240;
+pub use crate::ir::game::SIGHT_SLOT;
 
 /// A script file as read by the loader.
 pub struct ScriptFile {

@@ -1501,11 +1501,11 @@ pub fn fold(e: &Expr) -> Option<Value> {
         },
         Expr::Bin(op, a, b) => {
             let (a, b) = (fold(a)?, fold(b)?);
-            crate::engine::eval::arith(*op, a, b).ok()
+            crate::ir::ops::arith(*op, a, b).ok()
         }
         Expr::Call(f, args) => {
             let vals: Option<Vec<Value>> = args.iter().map(fold).collect();
-            crate::engine::eval::pure_builtin(*f, &vals?)
+            crate::ir::ops::pure_builtin(*f, &vals?)
         }
         _ => None,
     }

@@ -391,7 +391,6 @@ pub fn load(
                 .filter(|(k, _)| setting_name(k).is_none())
                 .cloned()
                 .collect();
-            super::plan::plan(&mut game);
             Ok(Loaded {
                 game: Arc::new(game),
                 ruleset_path: rpath,

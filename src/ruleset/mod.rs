@@ -2,14 +2,14 @@
 pub mod analyze;
 pub mod compile;
 pub mod expr;
-pub mod game;
-pub mod ir;
 pub mod load;
-pub mod plan;
 pub mod raw;
 pub mod schema;
 pub mod schemas;
 pub mod yaml;
 
-pub use game::Game;
+pub use crate::ir::game;
+pub use crate::ir::game::Game;
+// The IR moved to its own module; these paths stay for the front end's readers.
+pub use crate::ir;
 pub use load::{load, LoadError, Loaded};

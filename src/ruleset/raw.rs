@@ -42,28 +42,7 @@ pub struct RawRuleset {
     pub when_stuck: WhenStuck,
 }
 
-/// What happens when a player is due but has no legal action (and may not hand in nothing).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WhenStuck {
-    /// The player's turn ends without an action (the default).
-    #[default]
-    Pass,
-    /// The player loses (in a two-player game the other wins; with more players nobody does).
-    Lose,
-    /// The game is drawn.
-    Draw,
-}
-
-impl WhenStuck {
-    pub fn name(self) -> &'static str {
-        match self {
-            WhenStuck::Pass => "pass",
-            WhenStuck::Lose => "lose",
-            WhenStuck::Draw => "draw",
-        }
-    }
-}
+pub use crate::ir::game::WhenStuck;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

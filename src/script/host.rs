@@ -26,6 +26,7 @@ pub const NAMED_ACCESSORS: &[&str] = &[
 #[derive(Clone, Copy)]
 struct Ctx {
     game: *const Game,
+    queries: *const (dyn super::Queries + 'static),
     st: *mut MatchState,
     rng: *mut Rng,
     log: *mut Option<Vec<Json>>,
@@ -51,10 +52,18 @@ pub fn enter(
     rng: &mut Rng,
     log: &mut Option<Vec<Json>>,
     me: PlayerIdx,
+    queries: &dyn super::Queries,
 ) -> Guard {
+    // SAFETY: only the lifetime is erased; the pointer is cleared (Guard) before the borrow ends.
+    let queries: *const (dyn super::Queries + 'static) = unsafe {
+        std::mem::transmute::<*const (dyn super::Queries + '_), *const (dyn super::Queries + 'static)>(
+            queries,
+        )
+    };
     CTX.with(|c| {
         c.set(Some(Ctx {
             game,
+            queries,
             st,
             rng,
             log,
@@ -467,16 +476,15 @@ pub fn register(e: &mut Engine) {
     e.register_fn("line_of_sight", |a: &str, b: &str| {
         with(|g, st, rng, _, me| {
             let (a, b) = (cell(g, a)?, cell(g, b)?);
-            // The ruleset's own line-of-sight rule, evaluated natively on a scratch runtime.
-            let mut rt = crate::engine::Runtime::without_scripts(g);
-            let mut m = crate::engine::Machine {
-                game: g,
-                st,
-                rng,
-                rt: &mut rt,
-                me,
+            // The ruleset's own line-of-sight rule, evaluated natively by the engine.
+            let queries = CTX.with(|c| c.get()).map(|c| c.queries);
+            let Some(q) = queries else {
+                return fail("the host API is only available during a game");
             };
-            m.line_of_sight(a, b).map_err(|e| e.to_string().into())
+            // SAFETY: set by `enter` from a reference that outlives the script call.
+            unsafe { &*q }
+                .line_of_sight(g, st, rng, me, a, b)
+                .map_err(|e| e.to_string().into())
         })
     });
     e.register_fn("path_length", |a: &str, b: &str, max: i64| {

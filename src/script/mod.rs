@@ -8,8 +8,7 @@ use std::sync::Arc;
 use rhai::{Dynamic, Engine, Scope, AST};
 use serde_json::Value as Json;
 
-use crate::engine::machine::RunError;
-use crate::model::{MatchState, PlayerIdx, Value};
+use crate::model::{MatchState, PlayerIdx, RunError, Value};
 use crate::rng::Rng;
 use crate::ruleset::Game;
 
@@ -212,6 +211,21 @@ pub fn literal_names(text: &str) -> Vec<(String, String, usize)> {
     out
 }
 
+/// The rule queries a script may make that only the engine can answer (it implements this trait, so this
+/// module never imports the engine).
+pub trait Queries {
+    /// The ruleset's line of sight between two cells.
+    fn line_of_sight(
+        &self,
+        game: &Game,
+        st: &mut MatchState,
+        rng: &mut Rng,
+        me: PlayerIdx,
+        a: u32,
+        b: u32,
+    ) -> Result<bool, RunError>;
+}
+
 /// One thread's compiled scripts, ready to call.
 pub struct ScriptHost {
     engine: Engine,
@@ -250,6 +264,7 @@ impl ScriptHost {
         rng: &mut Rng,
         log: &mut Option<Vec<Json>>,
         me: PlayerIdx,
+        queries: &dyn Queries,
         f: u16,
         args: &[Value],
     ) -> Result<Value, RunError> {
@@ -258,7 +273,7 @@ impl ScriptHost {
             .iter()
             .map(|v| self.ids.to_dynamic(game, st, *v))
             .collect();
-        let _guard = host::enter(game, st, rng, log, me);
+        let _guard = host::enter(game, st, rng, log, me, queries);
         let options = rhai::CallFnOptions::new()
             .eval_ast(false)
             .rewind_scope(true);

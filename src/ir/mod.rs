@@ -1,4 +1,10 @@
-//! The compiled form of rule expressions and effects: resolved slots, no names, no strings to look up at run time.
+//! The typed program of a game: the boundary between the front end (`ruleset`, which builds it from files)
+//! and the engine (which lowers and runs it), as `hir` is in rust-analyzer. Expressions and effects have
+//! resolved slots, no names and no strings to look up at run time; `game` holds the resolved game, `ops`
+//! the meaning of operators and pure built-ins.
+pub mod game;
+pub mod ops;
+
 use crate::model::{Ty, Value};
 
 /// Binary operators. `And`/`Or` short-circuit.

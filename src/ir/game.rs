@@ -5,10 +5,36 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::ir::{Expr, SetExpr, Stmt};
+use super::{Expr, SetExpr, Stmt};
 use crate::board::Board;
 use crate::model::{MatchState, PlayerIdx, Ty, Value};
 use crate::rng::RngKind;
+
+/// Local slots reserved for line-of-sight predicates so they never clobber an action's locals.
+pub const SIGHT_SLOT: u16 = 240;
+
+/// What happens when a player is due but has no legal action (and may not hand in nothing).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhenStuck {
+    /// The player's turn ends without an action (the default).
+    #[default]
+    Pass,
+    /// The player loses (in a two-player game the other wins; with more players nobody does).
+    Lose,
+    /// The game is drawn.
+    Draw,
+}
+
+impl WhenStuck {
+    pub fn name(self) -> &'static str {
+        match self {
+            WhenStuck::Pass => "pass",
+            WhenStuck::Lose => "lose",
+            WhenStuck::Draw => "draw",
+        }
+    }
+}
 
 /// Interned strings: identifiers and text values get small integer ids.
 #[derive(Debug, Default, Clone)]
@@ -289,7 +315,7 @@ pub struct Game {
     pub invariants: Vec<Invariant>,
     pub greedy: Option<Expr>,
     /// What happens to a due player with no legal action (`when_stuck`).
-    pub when_stuck: super::raw::WhenStuck,
+    pub when_stuck: WhenStuck,
     pub scripts: Vec<ScriptSource>,
     pub script_fns: Vec<(String, usize)>,
     /// Statements run once per match before the first turn (hooks excluded).

@@ -1,12 +1,13 @@
-//! Planning cell sets after analysis: conditions on data that never changes during a match (static
-//! cell variables, tables, geometry) are split out and computed once per thread; `owner == x` and `empty` become native
-//! scans of the state arrays. The meaning of every set is unchanged; only the work to list it shrinks.
-use super::game::{Game, ResolveStep};
-use super::ir::*;
+//! Planning one set while it is lowered: conditions on data that never changes during a match (static
+//! cell variables, tables, geometry) are split out and computed once per engine; `owner == x` and `empty`
+//! become native scans of the state arrays. The meaning of the set is unchanged; only the work to list it
+//! shrinks.
 use crate::model::Ty;
+use crate::ruleset::game::{Game, ResolveStep};
+use crate::ruleset::ir::*;
 
 /// Cell-variable slots that no effect, hook or script ever writes.
-fn constant_cell_slots(game: &Game) -> Vec<bool> {
+pub fn constant_cell_slots(game: &Game) -> Vec<bool> {
     let mut constant = vec![true; game.cell_slots];
     for d in &game.cell_vars {
         // A drawn starting value differs between matches, and the fixed sets are kept across matches.
@@ -175,7 +176,8 @@ fn plan_unit_set(s: &mut SetExpr) {
     s.filter = join(rest);
 }
 
-fn plan_set(s: &mut SetExpr, constant: &[bool]) {
+/// Moves the natively testable parts of a set's filter into its scan (children are planned when lowered).
+pub fn plan_set(s: &mut SetExpr, constant: &[bool]) {
     if matches!(s.source, SetSource::Units) {
         return plan_unit_set(s);
     }
@@ -220,154 +222,4 @@ fn plan_set(s: &mut SetExpr, constant: &[bool]) {
     }
     s.scan.fixed = join(fixed);
     s.filter = join(rest);
-}
-
-fn plan_expr(e: &mut Expr, c: &[bool]) {
-    match e {
-        Expr::Neg(a)
-        | Expr::Not(a)
-        | Expr::CellOwner(a)
-        | Expr::CellId(a)
-        | Expr::CellRow(a)
-        | Expr::CellCol(a)
-        | Expr::CellUnit(a)
-        | Expr::CellEmpty(a)
-        | Expr::CellVar(a, ..)
-        | Expr::PlayerId(a)
-        | Expr::PlayerVar(a, ..)
-        | Expr::UnitOwner(a)
-        | Expr::UnitAt(a)
-        | Expr::UnitType(a)
-        | Expr::UnitId(a)
-        | Expr::UnitVar(a, ..)
-        | Expr::RowKey(a)
-        | Expr::RowCol(a, ..) => plan_expr(a, c),
-        Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) | Expr::CellVarOf(a, _, b, _) => {
-            plan_expr(a, c);
-            plan_expr(b, c);
-        }
-        Expr::Call(_, args) | Expr::Script(_, args) => {
-            args.iter_mut().for_each(|a| plan_expr(a, c))
-        }
-        Expr::Count(s) | Expr::Any(s) | Expr::First(s) => plan_whole_set(s, c),
-        Expr::Sum(s, e) => {
-            plan_whole_set(s, c);
-            plan_expr(e, c);
-        }
-        Expr::Steps {
-            from,
-            to,
-            max,
-            pred,
-            ..
-        } => {
-            for x in [from, to, max, pred] {
-                plan_expr(x, c);
-            }
-        }
-        Expr::Const(_) | Expr::Local(_) | Expr::Me | Expr::Opponent | Expr::Counter(_) => {}
-    }
-}
-
-fn plan_whole_set(s: &mut SetExpr, c: &[bool]) {
-    match &mut s.source {
-        SetSource::Neighbours(e) | SetSource::One(e) => plan_expr(e, c),
-        SetSource::Within(a, b) | SetSource::Range(a, b) => {
-            plan_expr(a, c);
-            plan_expr(b, c);
-        }
-        SetSource::Reachable {
-            from, max, pred, ..
-        } => {
-            plan_expr(from, c);
-            plan_expr(max, c);
-            plan_expr(pred, c);
-        }
-        _ => {}
-    }
-    if let Some(f) = &mut s.filter {
-        plan_expr(f, c);
-    }
-    plan_set(s, c);
-}
-
-fn plan_stmts(stmts: &mut [Stmt], c: &[bool]) {
-    for s in stmts {
-        match s {
-            Stmt::Let(_, e) | Stmt::Eval(e) | Stmt::Win(e, _) | Stmt::DestroyUnit(e) => {
-                plan_expr(e, c)
-            }
-            Stmt::Assign(_, _, e) => plan_expr(e, c),
-            Stmt::Emit(spec) => spec.fields.iter_mut().for_each(|(_, e)| plan_expr(e, c)),
-            Stmt::If(cond, a, b) => {
-                plan_expr(cond, c);
-                plan_stmts(a, c);
-                plan_stmts(b, c);
-            }
-            Stmt::For(set, body) => {
-                plan_whole_set(set, c);
-                plan_stmts(body, c);
-            }
-            Stmt::CreateUnit {
-                kind,
-                owner,
-                at,
-                init,
-                ..
-            } => {
-                plan_expr(kind, c);
-                plan_expr(owner, c);
-                plan_expr(at, c);
-                init.iter_mut().for_each(|(_, _, e)| plan_expr(e, c));
-            }
-            Stmt::Draw(_) | Stmt::EndTurn => {}
-        }
-    }
-}
-
-/// Plans every cell set of the game.
-pub fn plan(game: &mut Game) {
-    let c = constant_cell_slots(game);
-    for a in &mut game.actions {
-        for p in &mut a.params {
-            if let Some((s, _)) = &mut p.source {
-                plan_whole_set(s, &c);
-            }
-            for ch in &mut p.checks {
-                plan_expr(&mut ch.cond, &c);
-            }
-        }
-        for ch in &mut a.checks {
-            plan_expr(&mut ch.cond, &c);
-        }
-        plan_stmts(&mut a.effects, &c);
-    }
-    for ph in &mut game.phases {
-        plan_stmts(&mut ph.on_turn_start, &c);
-        plan_stmts(&mut ph.on_turn_end, &c);
-        for step in &mut ph.resolve {
-            if let ResolveStep::Effects(s) = step {
-                plan_stmts(s, &c);
-            }
-        }
-    }
-    for v in &mut game.victory {
-        match v {
-            super::game::VictoryRule::Control { cells, .. } => plan_whole_set(cells, &c),
-            super::game::VictoryRule::Limit {
-                when, rank, report, ..
-            } => {
-                plan_expr(when, &c);
-                rank.iter_mut().for_each(|e| plan_expr(e, &c));
-                report.iter_mut().for_each(|(_, e)| plan_expr(e, &c));
-            }
-            _ => {}
-        }
-    }
-    if let Some(g) = &mut game.greedy {
-        plan_expr(g, &c);
-    }
-    for inv in &mut game.invariants {
-        plan_expr(&mut inv.check, &c);
-    }
 }

@@ -1,0 +1,213 @@
+//! Actions lowered for checking and for enumeration. Checking an action from outside runs every test in the
+//! declared order (the first failing one names the reason). Enumeration runs the same tests, scheduled: each
+//! pure test is attached once, to the shallowest parameter whose value it reads (tests that read none run
+//! once before the walk), and a later integer parameter whose bounds leave no value prunes its branch early.
+use super::expr::{Arg, Cond, Ev};
+use super::set::CSet;
+use super::Lowerer;
+use crate::ir::game::{ActionSpec, ParamSpec};
+use crate::ir::{BinOp, Expr};
+use crate::model::Ty;
+
+/// A lowered parameter.
+pub struct CParam {
+    pub ty: Ty,
+    pub slot: usize,
+    /// Where legal values come from.
+    pub source: Option<CSet>,
+    /// Test the source after the bounds and checks (validation order only).
+    pub source_last: bool,
+    pub min: Option<Ev>,
+    pub max: Option<Ev>,
+    /// The parameter's own checks, in declared order (validation).
+    pub checks: Vec<Cond>,
+    /// Enumeration: whether each candidate is tested against `min`/`max` (values drawn from the bounds
+    /// themselves need no test unless the bounds read the parameter).
+    pub test_bounds: bool,
+    /// Enumeration: tests run on each candidate once it is bound, after the bounds.
+    pub tests: Vec<Cond>,
+    /// Enumeration: bounds of a later integer parameter that depend only on parameters up to this one;
+    /// a branch where `lo > hi` is skipped.
+    pub ranges: Vec<(Arg, Arg)>,
+    /// Enumeration of a unit or cell parameter without a source: only elements of this owner are candidates.
+    pub owner_filter: Option<Arg>,
+    /// Enumeration: the last parameter, an integer with plain bounds and nothing else to test, so its values
+    /// are counted and picked as a block instead of visited one by one.
+    pub countable: bool,
+}
+
+/// A lowered action.
+pub struct CAction {
+    pub kind: u16,
+    pub params: Vec<CParam>,
+    /// The action's checks, in declared order (validation).
+    pub checks: Vec<Cond>,
+    /// Enumeration: checks that read no parameter, tested once before the walk.
+    pub pre: Vec<Cond>,
+    /// Enumeration: checks tested when every parameter is bound.
+    pub leaf: Vec<Cond>,
+    pub effects: Vec<super::CStmt>,
+}
+
+/// Where enumeration runs a test: before the walk, at a parameter, or at the leaf.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum At {
+    Pre,
+    Param(usize),
+    Leaf,
+}
+
+impl Lowerer<'_> {
+    /// The shallowest place a test can run: after the last parameter it reads (`None` if it is impure or
+    /// reads a local that is not a parameter).
+    fn depth(&self, e: &Expr, slots: &[u16]) -> Option<At> {
+        let mut used = Vec::new();
+        if !e.reads(&mut used) {
+            return None;
+        }
+        let mut last = None;
+        for s in used {
+            let i = slots.iter().position(|x| *x == s)?;
+            last = Some(last.map_or(i, |l: usize| l.max(i)));
+        }
+        Some(last.map_or(At::Pre, At::Param))
+    }
+
+    pub(super) fn action(&mut self, kind: u16, a: &ActionSpec) -> CAction {
+        let slots: Vec<u16> = a.params.iter().map(|p| p.slot).collect();
+        let n = a.params.len();
+        let hoist = self.opts.hoist;
+        // Every enumeration test with the place it runs.
+        let mut scheduled: Vec<(At, &Expr)> = Vec::new();
+        let mut owner_filters: Vec<Option<&Expr>> = vec![None; n];
+        for (j, p) in a.params.iter().enumerate() {
+            if hoist {
+                owner_filters[j] = owner_filter(p);
+            }
+            for c in &p.checks {
+                if hoist && owner_filters[j].is_some_and(|x| is_owner_check(&c.cond, p.slot, x)) {
+                    // The candidates are filtered by owner natively: the test would always pass.
+                    continue;
+                }
+                let at = match self.depth(&c.cond, &slots) {
+                    Some(at) if hoist => at,
+                    _ => At::Param(j),
+                };
+                scheduled.push((at, &c.cond));
+            }
+        }
+        for c in &a.checks {
+            let at = match self.depth(&c.cond, &slots) {
+                Some(At::Param(i)) if hoist => At::Param(i),
+                Some(At::Pre) => At::Pre,
+                _ => At::Leaf,
+            };
+            // Without parameters every check runs before the (empty) walk.
+            let at = if n == 0 { At::Pre } else { at };
+            scheduled.push((at, &c.cond));
+        }
+        let mut ranges: Vec<Vec<(Arg, Arg)>> = (0..n).map(|_| Vec::new()).collect();
+        if hoist {
+            for (j, p) in a.params.iter().enumerate() {
+                if let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) {
+                    if let (Some(x), Some(y)) = (self.depth(lo, &slots), self.depth(hi, &slots)) {
+                        let i = match (x, y) {
+                            (At::Param(x), At::Param(y)) => Some(x.max(y)),
+                            (At::Param(x), _) | (_, At::Param(x)) => Some(x),
+                            _ => None,
+                        };
+                        if let Some(i) = i.filter(|i| *i < j) {
+                            ranges[i].push((self.arg(lo), self.arg(hi)));
+                        }
+                    }
+                }
+            }
+        }
+        let mut pre = Vec::new();
+        let mut leaf = Vec::new();
+        let mut tests: Vec<Vec<Cond>> = (0..n).map(|_| Vec::new()).collect();
+        for (at, e) in scheduled {
+            let c = self.cond(e);
+            match at {
+                At::Pre => pre.push(c),
+                At::Param(i) => tests[i].push(c),
+                At::Leaf => leaf.push(c),
+            }
+        }
+        let mut params = Vec::with_capacity(n);
+        for (j, (p, (tests, ranges))) in a
+            .params
+            .iter()
+            .zip(tests.into_iter().zip(ranges))
+            .enumerate()
+        {
+            let reads_self = |e: &Option<(Expr, String)>| {
+                e.as_ref().is_none_or(|(e, _)| {
+                    let mut used = Vec::new();
+                    !e.reads(&mut used) || used.contains(&p.slot)
+                })
+            };
+            // Values drawn from the bounds satisfy them, unless the bounds read the value itself.
+            let from_bounds = p.ty == Ty::Int && p.source.is_none();
+            let test_bounds = !hoist || !from_bounds || reads_self(&p.min) || reads_self(&p.max);
+            let countable = from_bounds
+                && j + 1 == n
+                && p.min.is_some()
+                && p.max.is_some()
+                && !test_bounds
+                && tests.is_empty()
+                && leaf.is_empty();
+            params.push(CParam {
+                ty: p.ty,
+                slot: p.slot as usize,
+                source: p.source.as_ref().map(|(s, _)| self.set(s)),
+                source_last: p.source_last,
+                min: p.min.as_ref().map(|(e, _)| self.ev(e)),
+                max: p.max.as_ref().map(|(e, _)| self.ev(e)),
+                checks: p.checks.iter().map(|c| self.cond(&c.cond)).collect(),
+                test_bounds,
+                tests,
+                ranges,
+                owner_filter: owner_filters[j].map(|e| self.arg(e)),
+                countable,
+            });
+        }
+        CAction {
+            kind,
+            params,
+            checks: a.checks.iter().map(|c| self.cond(&c.cond)).collect(),
+            pre,
+            leaf,
+            effects: self.stmts(&a.effects),
+        }
+    }
+}
+
+/// `p.owner == x` among a unit or cell parameter's checks (x not reading p): enumeration filters the
+/// candidates by owner natively.
+fn owner_filter(p: &ParamSpec) -> Option<&Expr> {
+    if p.source.is_some() || !matches!(p.ty, Ty::Unit | Ty::Cell) {
+        return None;
+    }
+    p.checks.iter().find_map(|c| owner_side(&c.cond, p.slot))
+}
+
+/// In `x.owner == y` or `y.owner == x` with `x` the parameter in `slot` and `y` not reading it: `y`.
+fn owner_side(e: &Expr, slot: u16) -> Option<&Expr> {
+    let Expr::Bin(BinOp::Eq, a, b) = e else {
+        return None;
+    };
+    for (side, other) in [(a, b), (b, a)] {
+        let owner_of_p = matches!(&**side, Expr::UnitOwner(x) | Expr::CellOwner(x) if matches!(**x, Expr::Local(s) if s == slot));
+        let mut used = Vec::new();
+        if owner_of_p && other.reads(&mut used) && !used.contains(&slot) {
+            return Some(other);
+        }
+    }
+    None
+}
+
+/// Whether `e` is the owner check that `filter` came from.
+fn is_owner_check(e: &Expr, slot: u16, filter: &Expr) -> bool {
+    owner_side(e, slot).is_some_and(|x| std::ptr::eq(x, filter))
+}

@@ -1,0 +1,207 @@
+//! Lowering: the game's typed IR turned into the program the engine runs. Expressions become closures with
+//! their leaves (locals, `me`, constants) read inline, sets become native iterations with their planned
+//! pre-filters, statements get compiled operands, and every action gets its checks scheduled for
+//! enumeration (each test attached once, at the shallowest parameter whose value it reads).
+//!
+//! Built once per game and shared by every engine running it (`Arc<Program>`). `Options::plain()` lowers
+//! without any optimisation (no specialised closures, no hoisting, no planned scans): the same games played
+//! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
+mod action;
+mod expr;
+mod plan;
+mod set;
+mod stmt;
+
+use std::sync::Arc;
+
+pub use action::{CAction, CParam};
+pub use expr::{Arg, Cond, Ev};
+pub use set::{CSet, CSource};
+pub use stmt::{CPlace, CStmt};
+
+use crate::ruleset::game::{CheckPoint, Game, ResolveStep};
+
+/// What the lowering may do to make the program fast. Every option keeps the meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Specialised closures for common shapes (leaf operands read inline, typed comparisons).
+    pub specialise: bool,
+    /// Checks of later parameters tested as soon as the values they read are bound.
+    pub hoist: bool,
+    /// Native pre-filters of cell and unit sets (owner, emptiness, fixed data).
+    pub scan: bool,
+}
+
+impl Options {
+    pub fn optimised() -> Self {
+        Options {
+            specialise: true,
+            hoist: true,
+            scan: true,
+        }
+    }
+    /// No optimisation at all: the reference the optimised program is tested against.
+    pub fn plain() -> Self {
+        Options {
+            specialise: false,
+            hoist: false,
+            scan: false,
+        }
+    }
+}
+
+/// A phase's compiled hooks and resolution steps.
+pub struct CPhase {
+    pub on_turn_start: Vec<CStmt>,
+    pub on_turn_end: Vec<CStmt>,
+    /// Compiled `effects` steps of the resolution, by step index (`None` for built-in steps).
+    pub resolve_effects: Vec<Option<Vec<CStmt>>>,
+}
+
+/// A compiled victory rule (same order as the game's).
+pub enum CVictory {
+    Control {
+        cells: CSet,
+        check: CheckPoint,
+        reason: String,
+    },
+    Elimination {
+        check: CheckPoint,
+        reason: String,
+    },
+    Limit {
+        when: Cond,
+        rank: Vec<Ev>,
+        report: Vec<(String, Ev)>,
+        reason: String,
+    },
+}
+
+/// Compiled line-of-sight tests (each reads its cell from the reserved sight slot).
+pub struct CSight {
+    pub opaque: Option<Cond>,
+    pub screens: Option<Cond>,
+    pub see_over: Option<Cond>,
+}
+
+/// The lowered game.
+pub struct Program {
+    pub options: Options,
+    pub actions: Vec<CAction>,
+    pub phases: Vec<CPhase>,
+    pub victory: Vec<CVictory>,
+    pub invariants: Vec<Cond>,
+    pub greedy: Option<Ev>,
+    pub sight: Option<CSight>,
+    /// Per cell variable, its compiled per-cell initial expression.
+    pub cell_initial: Vec<Option<Ev>>,
+    pub initial_owner: Option<Ev>,
+    /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
+    pub fixed_sets: usize,
+}
+
+impl Program {
+    /// Lowers `game` with the given options.
+    pub fn new(game: &Game, options: Options) -> Arc<Program> {
+        let mut lw = Lowerer::new(game, options);
+        let actions = game
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(k, a)| lw.action(k as u16, a))
+            .collect();
+        let phases = game
+            .phases
+            .iter()
+            .map(|ph| CPhase {
+                on_turn_start: lw.stmts(&ph.on_turn_start),
+                on_turn_end: lw.stmts(&ph.on_turn_end),
+                resolve_effects: ph
+                    .resolve
+                    .iter()
+                    .map(|s| match s {
+                        ResolveStep::Effects(b) => Some(lw.stmts(b)),
+                        _ => None,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let victory = game
+            .victory
+            .iter()
+            .map(|v| match v {
+                crate::ruleset::game::VictoryRule::Control {
+                    cells,
+                    check,
+                    reason,
+                } => CVictory::Control {
+                    cells: lw.set(cells),
+                    check: *check,
+                    reason: reason.clone(),
+                },
+                crate::ruleset::game::VictoryRule::Elimination { check, reason } => {
+                    CVictory::Elimination {
+                        check: *check,
+                        reason: reason.clone(),
+                    }
+                }
+                crate::ruleset::game::VictoryRule::Limit {
+                    when,
+                    rank,
+                    report,
+                    reason,
+                } => CVictory::Limit {
+                    when: lw.cond(when),
+                    rank: rank.iter().map(|e| lw.ev(e)).collect(),
+                    report: report.iter().map(|(n, e)| (n.clone(), lw.ev(e))).collect(),
+                    reason: reason.clone(),
+                },
+            })
+            .collect();
+        let invariants = game.invariants.iter().map(|i| lw.cond(&i.check)).collect();
+        let greedy = game.greedy.as_ref().map(|e| lw.ev(e));
+        let sight = game.sight.as_ref().map(|s| CSight {
+            opaque: s.opaque.as_ref().map(|e| lw.cond(e)),
+            screens: s.screens.as_ref().map(|e| lw.cond(e)),
+            see_over: s.see_over.as_ref().map(|e| lw.cond(e)),
+        });
+        let cell_initial = game
+            .cell_vars
+            .iter()
+            .map(|d| d.initial_expr.as_ref().map(|e| lw.ev(e)))
+            .collect();
+        let initial_owner = game.initial_owner.as_ref().map(|e| lw.ev(e));
+        Arc::new(Program {
+            options,
+            actions,
+            phases,
+            victory,
+            invariants,
+            greedy,
+            sight,
+            cell_initial,
+            initial_owner,
+            fixed_sets: lw.fixed_sets,
+        })
+    }
+}
+
+/// The lowering pass's state: the game, the options, and the fixed-set counter.
+pub(crate) struct Lowerer<'g> {
+    pub game: &'g Game,
+    pub opts: Options,
+    /// Cell-variable slots that nothing writes during a match.
+    pub constant_slots: Vec<bool>,
+    pub fixed_sets: usize,
+}
+
+impl<'g> Lowerer<'g> {
+    fn new(game: &'g Game, opts: Options) -> Self {
+        Lowerer {
+            game,
+            opts,
+            constant_slots: plan::constant_cell_slots(game),
+            fixed_sets: 0,
+        }
+    }
+}

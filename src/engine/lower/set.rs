@@ -1,0 +1,469 @@
+//! Sets lowered for native iteration and membership: one type holds both, so `contains(x)` and what `each`
+//! yields are decided by the same source, scan and filter. Iteration is generic over the visitor (no
+//! dynamic callback per element); planned scans test owners and emptiness on the state arrays directly.
+use std::rc::Rc;
+
+use super::expr::{is_empty_test, Arg, Cond};
+use super::{plan, Lowerer};
+use crate::engine::machine::{Machine, RunError};
+use crate::ir::*;
+use crate::limits::MAX_WALK;
+use crate::model::state::{NO_OWNER, NO_UNIT};
+use crate::model::{Ty, Value};
+
+type R<T> = Result<T, RunError>;
+
+/// Where a lowered set's elements come from.
+pub enum CSource {
+    Cells,
+    Units,
+    Players,
+    Rows(u16),
+    Neighbours(Arg),
+    Within(Arg, Arg),
+    Reachable {
+        from: Arg,
+        max: Arg,
+        slot: usize,
+        pred: Cond,
+        /// The test is exactly `it.empty`: run it on the occupancy array.
+        empty_test: bool,
+    },
+    Range(Arg, Arg),
+    One(Arg),
+}
+
+/// Natively tested pre-filters of a cell or unit set.
+#[derive(Default)]
+pub struct CScan {
+    /// Cells passing a condition on data that never changes: computed once per engine and player.
+    fixed: Option<(usize, Cond)>,
+    /// `owner == x` (or `!=` when false).
+    owner: Option<(bool, Arg)>,
+    /// `empty` (true) or `not empty` (false).
+    empty: Option<bool>,
+}
+
+/// A lowered set: source, planned scan, and the rest of the filter (elements are bound to `slot`).
+pub struct CSet {
+    pub source: CSource,
+    pub slot: usize,
+    pub filter: Option<Cond>,
+    pub elem: Ty,
+    scan: CScan,
+}
+
+/// The owner byte a player value stands for (none is nobody).
+#[inline]
+fn owner_code(v: Value) -> u8 {
+    match v {
+        Value::Player(p) => p,
+        _ => NO_OWNER,
+    }
+}
+
+impl CSet {
+    pub(super) fn lower(lw: &mut Lowerer, s: &SetExpr) -> CSet {
+        let planned;
+        let s = if lw.opts.scan {
+            let mut copy = s.clone();
+            plan::plan_set(&mut copy, &lw.constant_slots);
+            planned = copy;
+            &planned
+        } else {
+            s
+        };
+        let source = match &s.source {
+            SetSource::Cells => CSource::Cells,
+            SetSource::Units => CSource::Units,
+            SetSource::Players => CSource::Players,
+            SetSource::Rows(t) => CSource::Rows(*t),
+            SetSource::Neighbours(c) => CSource::Neighbours(lw.arg(c)),
+            SetSource::Within(c, r) => CSource::Within(lw.arg(c), lw.arg(r)),
+            SetSource::Reachable {
+                from,
+                max,
+                slot,
+                pred,
+            } => CSource::Reachable {
+                from: lw.arg(from),
+                max: lw.arg(max),
+                slot: *slot as usize,
+                empty_test: lw.opts.specialise && is_empty_test(pred, *slot),
+                pred: lw.cond(pred),
+            },
+            SetSource::Range(lo, hi) => CSource::Range(lw.arg(lo), lw.arg(hi)),
+            SetSource::One(e) => CSource::One(lw.arg(e)),
+        };
+        let fixed = s.scan.fixed.as_ref().map(|e| {
+            let i = lw.fixed_sets;
+            lw.fixed_sets += 1;
+            (i, lw.cond(e))
+        });
+        let owner = s.scan.owner.as_ref().map(|(eq, e)| (*eq, lw.arg(e)));
+        CSet {
+            source,
+            slot: s.slot as usize,
+            filter: s.filter.as_ref().map(|f| lw.cond(f)),
+            elem: s.elem,
+            scan: CScan {
+                fixed,
+                owner,
+                empty: s.scan.empty,
+            },
+        }
+    }
+
+    /// Calls `f` for every element that passes the filter, with the element bound to the set's slot;
+    /// `f` returns false to stop early.
+    #[inline]
+    pub fn each<F>(&self, m: &mut Machine<'_>, mut f: F) -> R<()>
+    where
+        F: FnMut(&mut Machine<'_>, Value) -> R<bool>,
+    {
+        let slot = self.slot;
+        macro_rules! visit {
+            ($v:expr) => {{
+                let v = $v;
+                m.rt.locals[slot] = v;
+                let pass = match &self.filter {
+                    Some(c) => c(m)?,
+                    None => true,
+                };
+                if pass {
+                    m.rt.locals[slot] = v;
+                    if !f(m, v)? {
+                        return Ok(());
+                    }
+                }
+            }};
+        }
+        let g = m.game;
+        match &self.source {
+            CSource::Cells => {
+                let owner = match &self.scan.owner {
+                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+                    None => None,
+                };
+                let empty = self.scan.empty;
+                let fixed = match &self.scan.fixed {
+                    Some((i, e)) => Some(fixed_cells(m, *i, e, slot)?),
+                    None => None,
+                };
+                let n = fixed.as_ref().map_or(g.board.len(), |f| f.len());
+                for i in 0..n {
+                    let c = fixed.as_ref().map_or(i as u32, |f| f[i]);
+                    if let Some((eq, code)) = owner {
+                        if (m.st.owner[c as usize] == code) != eq {
+                            continue;
+                        }
+                    }
+                    if let Some(e) = empty {
+                        if (m.st.occupant[c as usize] == NO_UNIT) != e {
+                            continue;
+                        }
+                    }
+                    visit!(Value::Cell(c));
+                }
+            }
+            CSource::Units => {
+                let owner = match &self.scan.owner {
+                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+                    None => None,
+                };
+                let n = m.st.units.len();
+                for u in 0..n {
+                    let unit = &m.st.units[u];
+                    if unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq) {
+                        visit!(Value::Unit(u as u32));
+                    }
+                }
+            }
+            CSource::Players => {
+                for p in 0..g.players.len() {
+                    visit!(Value::Player(p as u8));
+                }
+            }
+            CSource::Rows(t) => {
+                for r in 0..g.tables[*t as usize].keys.len() {
+                    visit!(Value::Row(*t, r as u16));
+                }
+            }
+            CSource::Neighbours(c) => {
+                if let Some(c) = c.cell(m)? {
+                    for &n in g.board.neighbours(c) {
+                        visit!(Value::Cell(n));
+                    }
+                }
+            }
+            CSource::One(e) => {
+                let v = e.get(m)?;
+                if !v.is_none() {
+                    visit!(v);
+                }
+            }
+            CSource::Range(lo, hi) => {
+                let lo = lo.int_or(m, 0)?;
+                let hi = hi.int_or(m, -1)?;
+                if hi >= lo && (i128::from(hi) - i128::from(lo)) >= MAX_WALK as i128 {
+                    return Err(RunError::new(format!(
+                        "range({lo}, {hi}) would be walked past {MAX_WALK} elements; count it without a filter, or narrow it"
+                    )));
+                }
+                let mut i = lo;
+                while i <= hi {
+                    visit!(Value::Int(i));
+                    if i == hi {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            CSource::Within(c, r) => {
+                let Some(c) = c.cell(m)? else {
+                    return Ok(());
+                };
+                let r = r.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                let mut buf = m.rt.take_cells();
+                g.board.within(c, r, &mut buf);
+                let result = self.visit_listed(m, buf.iter().copied(), &mut f);
+                m.rt.give_cells(buf);
+                return result;
+            }
+            CSource::Reachable {
+                from,
+                max,
+                slot: pslot,
+                pred,
+                empty_test,
+            } => {
+                let Some(c) = from.cell(m)? else {
+                    return Ok(());
+                };
+                let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                let mut pairs = m.rt.take_pairs();
+                let mut scratch = std::mem::take(&mut m.rt.search);
+                let mut failure = None;
+                if *empty_test {
+                    let occupant = &m.st.occupant;
+                    g.board.reachable(
+                        c,
+                        max,
+                        |x| occupant[x as usize] == NO_UNIT,
+                        &mut scratch,
+                        &mut pairs,
+                    );
+                } else {
+                    g.board.reachable(
+                        c,
+                        max,
+                        |x| {
+                            m.rt.locals[*pslot] = Value::Cell(x);
+                            pred(m).unwrap_or_else(|e| {
+                                failure = Some(e);
+                                false
+                            })
+                        },
+                        &mut scratch,
+                        &mut pairs,
+                    );
+                }
+                m.rt.search = scratch;
+                let result = match failure {
+                    Some(e) => Err(e),
+                    None => self.visit_listed(m, pairs.iter().map(|&(n, _)| n), &mut f),
+                };
+                m.rt.give_pairs(pairs);
+                return result;
+            }
+        }
+        Ok(())
+    }
+
+    /// Visits cells listed into a buffer through the set's filter.
+    fn visit_listed<F>(
+        &self,
+        m: &mut Machine<'_>,
+        cells: impl Iterator<Item = u32>,
+        f: &mut F,
+    ) -> R<()>
+    where
+        F: FnMut(&mut Machine<'_>, Value) -> R<bool>,
+    {
+        for n in cells {
+            let v = Value::Cell(n);
+            m.rt.locals[self.slot] = v;
+            if let Some(c) = &self.filter {
+                if !c(m)? {
+                    continue;
+                }
+                m.rt.locals[self.slot] = v;
+            }
+            if !f(m, v)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of elements.
+    pub fn count(&self, m: &mut Machine<'_>) -> R<i64> {
+        let mut n = 0i64;
+        self.each(m, |_, _| {
+            n += 1;
+            Ok(true)
+        })?;
+        Ok(n)
+    }
+
+    /// Whether the set has any element.
+    pub fn any(&self, m: &mut Machine<'_>) -> R<bool> {
+        let mut found = false;
+        self.each(m, |_, _| {
+            found = true;
+            Ok(false)
+        })?;
+        Ok(found)
+    }
+
+    /// Whether a cell passes the planned native tests.
+    fn passes_scan(&self, m: &mut Machine<'_>, c: u32) -> R<bool> {
+        if let Some((eq, e)) = &self.scan.owner {
+            let code = owner_code(e.get(m)?);
+            if (m.st.owner[c as usize] == code) != *eq {
+                return Ok(false);
+            }
+        }
+        if let Some(e) = self.scan.empty {
+            if (m.st.occupant[c as usize] == NO_UNIT) != e {
+                return Ok(false);
+            }
+        }
+        if let Some((_, e)) = &self.scan.fixed {
+            let saved = m.rt.locals[self.slot];
+            m.rt.locals[self.slot] = Value::Cell(c);
+            let ok = e(m)?;
+            m.rt.locals[self.slot] = saved;
+            return Ok(ok);
+        }
+        Ok(true)
+    }
+
+    /// Whether `v` belongs to the set (decided natively where the source allows).
+    pub fn contains(&self, m: &mut Machine<'_>, v: Value) -> R<bool> {
+        let g = m.game;
+        let in_source = match (&self.source, v) {
+            (CSource::Cells, Value::Cell(c)) => {
+                (c as usize) < g.board.len() && self.passes_scan(m, c)?
+            }
+            (CSource::Units, Value::Unit(u)) => {
+                let owner = match &self.scan.owner {
+                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+                    None => None,
+                };
+                m.st.units.get(u as usize).is_some_and(|unit| {
+                    unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq)
+                })
+            }
+            (CSource::Players, Value::Player(p)) => (p as usize) < g.players.len(),
+            (CSource::Rows(t), Value::Row(t2, _)) => *t == t2,
+            (CSource::Neighbours(c), Value::Cell(x)) => match c.cell(m)? {
+                Some(c) => g.board.adjacent(c, x),
+                None => false,
+            },
+            (CSource::Within(c, r), Value::Cell(x)) => {
+                let r = r.int_or(m, 0)?;
+                match c.cell(m)? {
+                    Some(c) => g
+                        .board
+                        .distance(c, x)
+                        .is_some_and(|d| d >= 1 && d as i64 <= r),
+                    None => false,
+                }
+            }
+            (CSource::One(e), v) => e.get(m)? == v,
+            (CSource::Range(lo, hi), Value::Int(i)) => {
+                let lo = lo.int_or(m, 0)?;
+                let hi = hi.int_or(m, -1)?;
+                lo <= i && i <= hi
+            }
+            (
+                CSource::Reachable {
+                    from,
+                    max,
+                    slot,
+                    pred,
+                    ..
+                },
+                Value::Cell(x),
+            ) => {
+                let Some(c) = from.cell(m)? else {
+                    return Ok(false);
+                };
+                if c == x {
+                    return Ok(false);
+                }
+                m.rt.locals[*slot] = Value::Cell(x);
+                if !pred(m)? {
+                    return Ok(false);
+                }
+                let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                let mut scratch = std::mem::take(&mut m.rt.search);
+                let mut failure = None;
+                let r = g.board.steps(
+                    c,
+                    x,
+                    max,
+                    |y| {
+                        m.rt.locals[*slot] = Value::Cell(y);
+                        pred(m).unwrap_or_else(|e| {
+                            failure = Some(e);
+                            false
+                        })
+                    },
+                    &mut scratch,
+                );
+                m.rt.search = scratch;
+                if let Some(e) = failure {
+                    return Err(e);
+                }
+                r.is_some_and(|d| d >= 1)
+            }
+            _ => false,
+        };
+        if !in_source {
+            return Ok(false);
+        }
+        match &self.filter {
+            Some(f) => {
+                m.rt.locals[self.slot] = v;
+                f(m)
+            }
+            None => Ok(true),
+        }
+    }
+}
+
+/// The cells passing fixed pre-filter `i` for the current player, computed on first use and kept by the
+/// engine (a fixed condition may mention `me` or `opponent`, so each player has its own list).
+fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u32]>> {
+    let key = i * m.game.players.len() + m.me as usize;
+    if let Some(Some(v)) = m.rt.fixed.get(key) {
+        return Ok(v.clone());
+    }
+    let saved = m.rt.locals[slot];
+    let mut out = Vec::new();
+    for c in 0..m.game.board.len() as u32 {
+        m.rt.locals[slot] = Value::Cell(c);
+        if e(m)? {
+            out.push(c);
+        }
+    }
+    m.rt.locals[slot] = saved;
+    let rc: Rc<[u32]> = out.into();
+    if m.rt.fixed.len() <= key {
+        m.rt.fixed.resize(key + 1, None);
+    }
+    m.rt.fixed[key] = Some(rc.clone());
+    Ok(rc)
+}

@@ -1,0 +1,100 @@
+//! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
+use super::expr::{Arg, Cond, Ev};
+use super::set::CSet;
+use super::Lowerer;
+use crate::ir::{AssignOp, Place, Stmt};
+use crate::model::Ty;
+
+/// A writable location with compiled operands.
+pub enum CPlace {
+    Local(usize),
+    PlayerVar(Arg, usize, Ty),
+    CellVar(Arg, usize, Ty),
+    CellVarOf(Arg, usize, Arg, Ty),
+    CellOwner(Arg),
+    UnitVar(Arg, usize, Ty),
+    UnitAt(Arg),
+}
+
+/// A lowered statement.
+pub enum CStmt {
+    Let(usize, Ev),
+    Assign(CPlace, AssignOp, Ev),
+    /// An event: evaluated only when events are logged.
+    Emit {
+        kind: String,
+        fields: Vec<(String, Ev)>,
+    },
+    If(Cond, Vec<CStmt>, Vec<CStmt>),
+    For(CSet, Vec<CStmt>),
+    Eval(Ev),
+    Win(Ev, String),
+    Draw(String),
+    EndTurn,
+    CreateUnit {
+        kind: Ev,
+        owner: Ev,
+        at: Ev,
+        init: Vec<(usize, Ev)>,
+        bind: Option<usize>,
+    },
+    DestroyUnit(Ev),
+}
+
+impl Lowerer<'_> {
+    pub fn stmts(&mut self, stmts: &[Stmt]) -> Vec<CStmt> {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn place(&mut self, p: &Place) -> CPlace {
+        match p {
+            Place::Local(s) => CPlace::Local(*s as usize),
+            Place::PlayerVar(e, s, t) => CPlace::PlayerVar(self.arg(e), *s as usize, *t),
+            Place::CellVar(e, s, t) => CPlace::CellVar(self.arg(e), *s as usize, *t),
+            Place::CellVarOf(c, s, p, t) => {
+                CPlace::CellVarOf(self.arg(c), *s as usize, self.arg(p), *t)
+            }
+            Place::CellOwner(e) => CPlace::CellOwner(self.arg(e)),
+            Place::UnitVar(e, s, t) => CPlace::UnitVar(self.arg(e), *s as usize, *t),
+            Place::UnitAt(e) => CPlace::UnitAt(self.arg(e)),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> CStmt {
+        match s {
+            Stmt::Let(slot, e) => CStmt::Let(*slot as usize, self.ev(e)),
+            Stmt::Assign(p, op, e) => CStmt::Assign(self.place(p), *op, self.ev(e)),
+            Stmt::Emit(spec) => CStmt::Emit {
+                kind: spec.kind.clone(),
+                fields: spec
+                    .fields
+                    .iter()
+                    .map(|(n, e)| (n.clone(), self.ev(e)))
+                    .collect(),
+            },
+            Stmt::If(c, a, b) => CStmt::If(self.cond(c), self.stmts(a), self.stmts(b)),
+            Stmt::For(set, body) => CStmt::For(self.set(set), self.stmts(body)),
+            Stmt::Eval(e) => CStmt::Eval(self.ev(e)),
+            Stmt::Win(p, reason) => CStmt::Win(self.ev(p), reason.clone()),
+            Stmt::Draw(reason) => CStmt::Draw(reason.clone()),
+            Stmt::EndTurn => CStmt::EndTurn,
+            Stmt::CreateUnit {
+                kind,
+                owner,
+                at,
+                init,
+                bind,
+            } => CStmt::CreateUnit {
+                kind: self.ev(kind),
+                owner: self.ev(owner),
+                at: self.ev(at),
+                init: init
+                    .iter()
+                    .map(|(slot, _, e)| (*slot as usize, self.ev(e)))
+                    .collect(),
+                bind: bind.map(|b| b as usize),
+            },
+            Stmt::DestroyUnit(e) => CStmt::DestroyUnit(self.ev(e)),
+        }
+    }
+}
