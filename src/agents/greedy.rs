@@ -65,7 +65,7 @@ impl Agent for GreedyAgent {
             .as_ref()
             .is_none_or(|l| !std::sync::Arc::ptr_eq(&l.game, &game))
         {
-            self.look = Some(Engine::new(game.clone())?);
+            self.look = Some(engine.sibling()?);
         }
         let Some(look) = self.look.as_mut() else {
             return Err(RunError::new("no lookahead engine"));
@@ -94,7 +94,7 @@ impl Agent for GreedyAgent {
             for (i, a) in self.legal.iter().enumerate() {
                 let mut c = m.clone();
                 c.rng = Rng::new(game.rng, probe);
-                look.apply(&mut c, player, a)?;
+                look.apply_listed(&mut c, player, a)?;
                 let v = score(look, &mut c, player)?;
                 if best.is_none_or(|(_, b)| v > b) {
                     best = Some((i, v));

@@ -55,7 +55,8 @@ impl Mark {
     }
 }
 
-/// Applies `a` for `player`, recording its wire form (encoded against the state before the action).
+/// Applies `a`, an action enumeration just listed for `player` in this state (so it is not checked again),
+/// recording its wire form (encoded against the state before the action).
 pub fn apply_recorded(
     engine: &mut Engine,
     m: &mut Match,
@@ -67,7 +68,7 @@ pub fn apply_recorded(
     let json = engine
         .record_actions
         .then(|| wire::encode(&engine.game, &m.state, a));
-    let applied = engine.apply(m, player, a)?;
+    let applied = engine.apply_listed(m, player, a)?;
     out.extend(json);
     Ok(applied)
 }
