@@ -259,6 +259,9 @@ impl Machine<'_> {
                 return Ok(true);
             }
         }
+        if self.rt.bounds.len() < act.params.len() {
+            self.rt.bounds.resize(act.params.len(), (Value::None, Value::None));
+        }
         let mut args = ArgList::new();
         self.walk(act, 0, &mut args, sink)
     }
@@ -280,11 +283,9 @@ impl Machine<'_> {
             return sink.action(act.kind, args);
         };
         if p.countable {
-            let (Some(lo), Some(hi)) = (&p.min, &p.max) else {
-                unreachable!("countable parameters have both bounds")
-            };
-            let lo = lo(self)?.as_int().unwrap_or(0);
-            let hi = hi(self)?.as_int().unwrap_or(-1);
+            let (lo, hi) = self.bounds(i, p)?;
+            let lo = lo.as_int().unwrap_or(0);
+            let hi = hi.as_int().unwrap_or(-1);
             if hi < lo {
                 return Ok(true);
             }
@@ -380,11 +381,12 @@ impl Machine<'_> {
                 }
             }
             Ty::Int => {
-                let (Some(lo), Some(hi)) = (&p.min, &p.max) else {
+                if p.min.is_none() || p.max.is_none() {
                     return Ok(true);
-                };
-                let lo = lo(self)?.as_int().unwrap_or(0);
-                let hi = hi(self)?.as_int().unwrap_or(-1);
+                }
+                let (lo, hi) = self.bounds(i, p)?;
+                let lo = lo.as_int().unwrap_or(0);
+                let hi = hi.as_int().unwrap_or(-1);
                 // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
                 let mut x = lo;
                 while x <= hi {
@@ -400,6 +402,18 @@ impl Machine<'_> {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.
+    #[inline]
+    fn bounds(&mut self, i: usize, p: &CParam) -> R<(Value, Value)> {
+        if p.bounds_hoisted {
+            return Ok(self.rt.bounds[i]);
+        }
+        let (Some(lo), Some(hi)) = (&p.min, &p.max) else {
+            return Ok((Value::None, Value::None));
+        };
+        Ok((lo(self)?, hi(self)?))
     }
 
     /// Tests candidate `v` of parameter `i` and walks on when it passes.
@@ -433,12 +447,13 @@ impl Machine<'_> {
                 return Ok(true);
             }
         }
-        for (lo, hi) in &p.ranges {
+        for (lo, hi, j) in &p.ranges {
             let lo = lo.get(self)?;
             let hi = hi.get(self)?;
             if !compare(BinOp::Le, lo, hi) {
                 return Ok(true);
             }
+            self.rt.bounds[*j] = (lo, hi);
         }
         args.push(v);
         let r = self.walk(act, i + 1, args, sink);

@@ -14,6 +14,8 @@ pub use crate::model::RunError;
 /// Per-thread mutable helpers reused across actions so the hot path does not allocate.
 pub struct Runtime {
     pub locals: Vec<Value>,
+    /// Bounds of integer parameters evaluated early by enumeration, by parameter index.
+    pub bounds: Vec<(Value, Value)>,
     pub search: SearchScratch,
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
@@ -29,6 +31,7 @@ impl Runtime {
     pub fn new(game: &Game) -> Result<Self, RunError> {
         Ok(Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
+            bounds: Vec::new(),
             search: SearchScratch::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
@@ -42,6 +45,7 @@ impl Runtime {
     pub fn without_scripts(game: &Game) -> Self {
         Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
+            bounds: Vec::new(),
             search: SearchScratch::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),

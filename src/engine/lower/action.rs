@@ -26,9 +26,12 @@ pub struct CParam {
     pub test_bounds: bool,
     /// Enumeration: tests run on each candidate once it is bound, after the bounds.
     pub tests: Vec<Cond>,
-    /// Enumeration: bounds of a later integer parameter that depend only on parameters up to this one;
-    /// a branch where `lo > hi` is skipped.
-    pub ranges: Vec<(Arg, Arg)>,
+    /// Enumeration: bounds of a later integer parameter (its index is the third field) that depend only on
+    /// parameters up to this one; a branch where `lo > hi` is skipped, and the bounds are kept for the
+    /// later parameter so they are not evaluated again for every candidate in between.
+    pub ranges: Vec<(Arg, Arg, usize)>,
+    /// Enumeration: this parameter's bounds were evaluated by an earlier parameter (see `ranges`).
+    pub bounds_hoisted: bool,
     /// Enumeration of a unit or cell parameter without a source: only elements of this owner are candidates.
     pub owner_filter: Option<Arg>,
     /// Enumeration: the last parameter, an integer with plain bounds and nothing else to test, so its values
@@ -106,7 +109,8 @@ impl Lowerer<'_> {
             let at = if n == 0 { At::Pre } else { at };
             scheduled.push((at, &c.cond));
         }
-        let mut ranges: Vec<Vec<(Arg, Arg)>> = (0..n).map(|_| Vec::new()).collect();
+        let mut ranges: Vec<Vec<(Arg, Arg, usize)>> = (0..n).map(|_| Vec::new()).collect();
+        let mut hoisted = vec![false; n];
         if hoist {
             for (j, p) in a.params.iter().enumerate() {
                 if let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) {
@@ -117,7 +121,8 @@ impl Lowerer<'_> {
                             _ => None,
                         };
                         if let Some(i) = i.filter(|i| *i < j) {
-                            ranges[i].push((self.arg(lo), self.arg(hi)));
+                            ranges[i].push((self.arg(lo), self.arg(hi), j));
+                            hoisted[j] = true;
                         }
                     }
                 }
@@ -168,6 +173,7 @@ impl Lowerer<'_> {
                 test_bounds,
                 tests,
                 ranges,
+                bounds_hoisted: hoisted[j],
                 owner_filter: owner_filters[j].map(|e| self.arg(e)),
                 countable,
             });
