@@ -14,7 +14,6 @@ use arbiter::model::PlayerIdx;
 use arbiter::ruleset::game::Submission;
 use arbiter::ruleset::{load, Game};
 use arbiter::simulate::{play_match, simulate, PlayOptions, SimConfig};
-use serde_json::Value as Json;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -46,7 +45,7 @@ impl Agent for Spy {
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<Json>, RunError> {
+    ) -> Result<Vec<arbiter::model::Action>, RunError> {
         if engine.game.phase(&m.state).submission == Submission::Orders {
             self.seen
                 .borrow_mut()

@@ -3,8 +3,6 @@
 //! Each candidate action is tried on a copy of the match by a private engine with logging off, so the
 //! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
-use serde_json::Value as Json;
-
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
@@ -57,7 +55,7 @@ impl Agent for GreedyAgent {
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<Json>, RunError> {
+    ) -> Result<Vec<Action>, RunError> {
         debug_assert_eq!(player, self.player);
         let game = engine.game.clone();
         if self
@@ -105,7 +103,7 @@ impl Agent for GreedyAgent {
                 break;
             }
             let action = self.legal[i].clone();
-            apply_recorded(engine, m, player, &action, &mut out)?;
+            apply_recorded(engine, m, player, action, &mut out)?;
         }
         close(engine, m, player, mark)?;
         Ok(out)

@@ -2,9 +2,7 @@
 pub mod greedy;
 pub mod random;
 
-use serde_json::Value as Json;
-
-use crate::engine::{wire, Applied, Engine, Match, RunError};
+use crate::engine::{Applied, Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
 
 /// The most actions an agent puts into one submission, so a game whose rules never end a submission
@@ -19,13 +17,13 @@ pub trait Agent {
     fn name(&self) -> &str;
 
     /// Plays one whole submission for `player` (applying the actions itself, ending the submission when the
-    /// phase needs that) and returns the wire form of every action it applied, in order.
+    /// phase needs that) and returns every action it applied, in order.
     fn act(
         &mut self,
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<Json>, RunError>;
+    ) -> Result<Vec<Action>, RunError>;
 }
 
 /// The agent called `name`, seeded from the match seed; `None` for an unknown name.
@@ -56,20 +54,16 @@ impl Mark {
 }
 
 /// Applies `a`, an action enumeration just listed for `player` in this state (so it is not checked again),
-/// recording its wire form (encoded against the state before the action).
+/// and adds it to the submission.
 pub fn apply_recorded(
     engine: &mut Engine,
     m: &mut Match,
     player: PlayerIdx,
-    a: &Action,
-    out: &mut Vec<Json>,
+    a: Action,
+    out: &mut Vec<Action>,
 ) -> Result<Applied, RunError> {
-    // Encoding allocates: skip it in bulk simulation, where nobody reads the actions.
-    let json = engine
-        .record_actions
-        .then(|| wire::encode(&engine.game, &m.state, a));
-    let applied = engine.apply_listed(m, player, a)?;
-    out.extend(json);
+    let applied = engine.apply_listed(m, player, &a)?;
+    out.push(a);
     Ok(applied)
 }
 

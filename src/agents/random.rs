@@ -1,10 +1,8 @@
 //! The random agent: uniform over the legal actions, drawing from its own seeded stream so the game's
 //! random draws are untouched.
-use serde_json::Value as Json;
-
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
-use crate::model::PlayerIdx;
+use crate::model::{Action, PlayerIdx};
 use crate::rng::{Rng, RngKind};
 use crate::ruleset::game::Submission;
 
@@ -37,7 +35,7 @@ impl Agent for RandomAgent {
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<Json>, RunError> {
+    ) -> Result<Vec<Action>, RunError> {
         let mark = Mark::new(m);
         // In order phases handing in is a choice like any order, so a random number of orders is given.
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
@@ -68,7 +66,7 @@ impl Agent for RandomAgent {
                     "legal action {k} of {n} could not be enumerated"
                 )));
             };
-            apply_recorded(engine, m, player, &action, &mut out)?;
+            apply_recorded(engine, m, player, action, &mut out)?;
         }
         close(engine, m, player, mark)?;
         Ok(out)

@@ -108,7 +108,10 @@ impl Machine<'_> {
             Err("not_allowed_now".to_string())
         };
         if let Err(reason) = verdict {
-            self.invalid(player, echo(self), &reason);
+            if self.logging() {
+                let echo = echo(self);
+                self.invalid(player, echo, &reason);
+            }
             if phase.submission == Submission::Batch {
                 self.use_points(1)?;
             }

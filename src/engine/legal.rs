@@ -260,7 +260,9 @@ impl Machine<'_> {
             }
         }
         if self.rt.bounds.len() < act.params.len() {
-            self.rt.bounds.resize(act.params.len(), (Value::None, Value::None));
+            self.rt
+                .bounds
+                .resize(act.params.len(), (Value::None, Value::None));
         }
         let mut args = ArgList::new();
         self.walk(act, 0, &mut args, sink)

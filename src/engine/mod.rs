@@ -9,6 +9,7 @@ pub mod machine;
 pub mod resolve;
 pub mod state_json;
 pub mod stuck;
+mod submit;
 pub mod victory;
 pub mod wire;
 
@@ -25,11 +26,28 @@ use crate::rng::Rng;
 use crate::ruleset::Game;
 
 /// One match in progress: its state and its random stream.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Match {
     pub state: MatchState,
     pub rng: Rng,
     pub seed: u64,
+}
+
+impl Clone for Match {
+    fn clone(&self) -> Self {
+        Match {
+            state: self.state.clone(),
+            rng: self.rng.clone(),
+            seed: self.seed,
+        }
+    }
+
+    /// Reuses the target's memory (see `MatchState::clone_from`).
+    fn clone_from(&mut self, s: &Self) {
+        self.state.clone_from(&s.state);
+        self.rng.clone_from(&s.rng);
+        self.seed = s.seed;
+    }
 }
 
 /// Why a submission was refused as a whole (a script error, not an event).
@@ -68,8 +86,6 @@ pub struct Engine {
     /// The lowered game this engine runs (shared by every engine of the game).
     pub prog: Arc<Program>,
     rt: Runtime,
-    /// Whether agents should record the wire form of the actions they apply (replays, checks).
-    pub record_actions: bool,
 }
 
 impl Engine {
@@ -82,12 +98,7 @@ impl Engine {
     /// An engine running `game` as `prog` (lowered from the same game).
     pub fn with_program(game: Arc<Game>, prog: Arc<Program>) -> Result<Self, RunError> {
         let rt = Runtime::new(&game)?;
-        Ok(Engine {
-            game,
-            prog,
-            rt,
-            record_actions: true,
-        })
+        Ok(Engine { game, prog, rt })
     }
 
     /// Another engine for the same game and program (its own runtime, logging off).
@@ -234,85 +245,6 @@ impl Engine {
     pub fn end_submission(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
         let (game, prog) = (self.game.clone(), self.prog.clone());
         Self::machine(&game, &prog, &mut self.rt, m, player).end_submission(player)
-    }
-
-    /// A whole submission in wire form, as match scripts and replays hand it in.
-    pub fn submit(
-        &mut self,
-        m: &mut Match,
-        player_id: &str,
-        actions: &[Json],
-    ) -> Result<(), SubmitError> {
-        use crate::ruleset::game::Submission;
-        let (game, prog) = (self.game.clone(), self.prog.clone());
-        let Some(player) = game.player_index(player_id) else {
-            return Err(SubmitError::UnknownPlayer(player_id.into()));
-        };
-        if m.state.is_over() {
-            return Err(SubmitError::GameOver);
-        }
-        if !m.state.is_due(player) {
-            let due = self
-                .due(m)
-                .iter()
-                .map(|p| game.players[*p as usize].clone())
-                .collect();
-            return Err(SubmitError::NotDue {
-                player: player_id.into(),
-                due,
-            });
-        }
-        let phase = game.phase(&m.state);
-        let kind = phase.submission;
-        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
-        let mut entries: &[Json] = actions;
-        if kind == Submission::Batch {
-            let budget = mm.st.points.max(0) as usize;
-            if entries.len() > budget {
-                for extra in &entries[budget..] {
-                    mm.invalid(player, extra.clone(), &phase.overflow_reason);
-                }
-                entries = &entries[..budget];
-            }
-        }
-        // The submission belongs to the turn it was handed in for: once that turn is over (the ply moved
-        // on), the rest is `turn_over`, even if the same player is due again straight away.
-        let ply = mm.st.ply;
-        for raw in entries {
-            if mm.st.is_over() {
-                break;
-            }
-            if mm.st.ply != ply
-                || !mm.st.is_due(player)
-                || (mm.st.turn_over && kind != Submission::Orders)
-            {
-                mm.invalid(player, raw.clone(), "turn_over");
-                continue;
-            }
-            match wire::decode(mm.game, mm.st, raw) {
-                Ok(a) => {
-                    let echo = |_: &Machine| raw.clone();
-                    mm.apply(player, &a, &echo, false)?;
-                }
-                Err(reason) => {
-                    mm.invalid(player, raw.clone(), reason);
-                    if kind == Submission::Batch {
-                        mm.st.points -= 1;
-                        if mm.st.points <= 0 {
-                            mm.end_turn()?;
-                        }
-                    }
-                }
-            }
-        }
-        if !mm.st.is_over() && mm.st.ply == ply && mm.st.is_due(player) {
-            mm.end_submission(player)?;
-        }
-        // Still due in the same turn with nothing left to do: the ruleset's `when_stuck` decides.
-        if m.state.ply == ply && self.is_stuck(m, player)? {
-            self.settle_stuck(m, player)?;
-        }
-        Ok(())
     }
 
     /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).

@@ -29,7 +29,7 @@ pub struct UnitState {
 }
 
 /// Everything that changes during a match. Variable storage is flat: `vars[entity * slots + slot]`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct MatchState {
     /// Round counter as the ruleset defines it (`turn` in state JSON).
     pub turn: i64,
@@ -56,6 +56,35 @@ pub struct MatchState {
     /// Units ever created per player (numbers recruited unit ids).
     pub units_created: Vec<u32>,
     pub result: Option<GameResult>,
+}
+
+/// Copies for lookahead and fair turns: `clone_from` reuses the target's memory, so a search that copies
+/// the same-sized state again and again does not allocate.
+impl Clone for MatchState {
+    fn clone(&self) -> Self {
+        let mut c = MatchState::default();
+        c.clone_from(self);
+        c
+    }
+
+    fn clone_from(&mut self, s: &Self) {
+        self.turn = s.turn;
+        self.ply = s.ply;
+        self.phase = s.phase;
+        self.phase_round = s.phase_round;
+        self.active = s.active;
+        self.due = s.due;
+        self.points = s.points;
+        self.turn_over = s.turn_over;
+        self.player_vars.clone_from(&s.player_vars);
+        self.owner.clone_from(&s.owner);
+        self.cell_vars.clone_from(&s.cell_vars);
+        self.units.clone_from(&s.units);
+        self.unit_vars.clone_from(&s.unit_vars);
+        self.occupant.clone_from(&s.occupant);
+        self.units_created.clone_from(&s.units_created);
+        self.result.clone_from(&s.result);
+    }
 }
 
 impl MatchState {

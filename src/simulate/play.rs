@@ -4,8 +4,8 @@ use serde_json::Value as Json;
 
 use super::check::check_submission;
 use crate::agents::Agent;
-use crate::engine::{Engine, Match, RunError};
-use crate::model::PlayerIdx;
+use crate::engine::{wire, Engine, Match, RunError};
+use crate::model::{Action, PlayerIdx};
 use crate::replay::{Replay, SubmissionRecord};
 use crate::ruleset::game::Submission;
 
@@ -46,25 +46,21 @@ impl Played {
 
 /// A later player of a simultaneous turn decides on a copy of the position as the turn began, so it can
 /// never see the orders handed in before its own (the live match holds them); its orders are then handed
-/// in to the live match through the wire, as any outside player's would be.
+/// in to the live match, checked like any outside player's would be.
 fn hand_in_from(
     engine: &mut Engine,
     agent: &mut dyn Agent,
-    start: &Match,
+    view: &mut Match,
     m: &mut Match,
     player: PlayerIdx,
-) -> Result<Vec<Json>, RunError> {
-    let mut view = start.clone();
-    // The orders must come back in wire form to be handed in, even when nobody records them.
-    let recording = std::mem::replace(&mut engine.record_actions, true);
-    let decided = agent.act(engine, &mut view, player);
-    engine.record_actions = recording;
+) -> Result<Vec<Action>, RunError> {
+    let decided = agent.act(engine, view, player);
     // Whatever the copy logged is not the match's: the live match logs the orders when they arrive.
     engine.take_log();
     let actions = decided?;
     let name = engine.game.players[player as usize].clone();
     engine
-        .submit(m, &name, &actions)
+        .submit_actions(m, &name, &actions)
         .map_err(|e| RunError::new(format!("handing in {name}'s orders: {e}")))?;
     Ok(actions)
 }
@@ -86,7 +82,6 @@ pub fn play_match(
         )));
     }
     engine.set_logging(opts.record);
-    engine.record_actions = opts.record || opts.check;
     let mut m = engine.start(seed)?;
     let mut played = Played {
         m: m.clone(),
@@ -95,8 +90,10 @@ pub fn play_match(
         failures: Vec::new(),
     };
     let (mut count, mut applied) = (0, 0);
-    // The position as the current simultaneous turn began, once its first player has been asked.
+    // The position as the current simultaneous turn began, once its first player has been asked, and the
+    // copy of it a later player decides on (both kept across turns so copying reuses their memory).
     let mut turn_start: Option<Match> = None;
+    let mut view: Option<Match> = None;
     while !m.state.is_over() {
         let Some(&p) = engine.due(&m).first() else {
             return Err(RunError::new(
@@ -118,10 +115,11 @@ pub fn play_match(
             if opts.record {
                 played.events.extend(engine.take_log());
             }
-            hand_in_from(engine, agent, start, &mut m, p)?
+            let view = copy_into(&mut view, start);
+            hand_in_from(engine, agent, view, &mut m, p)?
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
-            turn_start = Some(m.clone());
+            copy_into(&mut turn_start, &m);
             agent.act(engine, &mut m, p)?
         };
         applied += actions.len();
@@ -133,12 +131,21 @@ pub fn play_match(
         if opts.record {
             played.events.extend(engine.take_log());
         }
+        // Unit ids never change and units are never removed, so the state after the submission encodes
+        // its actions as the state before each one would.
+        let wire_actions: Vec<Json> = if opts.record || opts.check {
+            actions
+                .iter()
+                .map(|a| wire::encode(&game, &m.state, a))
+                .collect()
+        } else {
+            Vec::new()
+        };
         if let Some(before) = before {
             // The log was just emptied, so switching it off and on again loses nothing.
             engine.set_logging(false);
-            check_submission(engine, before, p, &actions, &m, &mut played.failures)?;
+            check_submission(engine, before, p, &wire_actions, &m, &mut played.failures)?;
             engine.set_logging(opts.record);
-            engine.record_actions = opts.record || opts.check;
         }
         if !m.state.is_over() && m.state.ply == ply && m.state.due == due && actions.is_empty() {
             let name = &game.players[p as usize];
@@ -156,10 +163,21 @@ pub fn play_match(
         if opts.record {
             played.submissions.push(SubmissionRecord {
                 player: game.players[p as usize].clone(),
-                actions,
+                actions: wire_actions,
             });
         }
     }
     played.m = m;
     Ok(played)
+}
+
+/// Copies `from` into `slot`, reusing the memory of the match already there.
+fn copy_into<'s>(slot: &'s mut Option<Match>, from: &Match) -> &'s mut Match {
+    match slot {
+        Some(m) => {
+            m.clone_from(from);
+            m
+        }
+        None => slot.insert(from.clone()),
+    }
 }

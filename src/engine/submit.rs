@@ -1,0 +1,138 @@
+//! Whole submissions handed in from outside the engine's own agents: in wire form (match scripts,
+//! replays, remote players) or already decoded (the orders of a simultaneous turn that an agent decided on
+//! a copy of the turn start). Both are checked action by action exactly alike.
+use serde_json::Value as Json;
+
+use super::{wire, Engine, Machine, Match, SubmitError};
+use crate::model::{Action, MatchState};
+use crate::ruleset::game::Submission;
+use crate::ruleset::Game;
+
+/// One entry of a submission: how to decode it and how to echo it in `invalid_action`.
+pub trait Entry {
+    fn decode(&self, g: &Game, st: &MatchState) -> Result<Action, &'static str>;
+    fn echo(&self, g: &Game, st: &MatchState) -> Json;
+}
+
+impl Entry for Json {
+    fn decode(&self, g: &Game, st: &MatchState) -> Result<Action, &'static str> {
+        wire::decode(g, st, self)
+    }
+    fn echo(&self, _: &Game, _: &MatchState) -> Json {
+        self.clone()
+    }
+}
+
+impl Entry for Action {
+    fn decode(&self, _: &Game, _: &MatchState) -> Result<Action, &'static str> {
+        Ok(self.clone())
+    }
+    fn echo(&self, g: &Game, st: &MatchState) -> Json {
+        wire::encode(g, st, self)
+    }
+}
+
+impl Engine {
+    /// A whole submission in wire form, as match scripts and replays hand it in.
+    pub fn submit(
+        &mut self,
+        m: &mut Match,
+        player_id: &str,
+        actions: &[Json],
+    ) -> Result<(), SubmitError> {
+        self.submit_entries(m, player_id, actions)
+    }
+
+    /// A whole submission of decoded actions, checked like one in wire form.
+    pub fn submit_actions(
+        &mut self,
+        m: &mut Match,
+        player_id: &str,
+        actions: &[Action],
+    ) -> Result<(), SubmitError> {
+        self.submit_entries(m, player_id, actions)
+    }
+
+    fn submit_entries<E: Entry>(
+        &mut self,
+        m: &mut Match,
+        player_id: &str,
+        actions: &[E],
+    ) -> Result<(), SubmitError> {
+        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Some(player) = game.player_index(player_id) else {
+            return Err(SubmitError::UnknownPlayer(player_id.into()));
+        };
+        if m.state.is_over() {
+            return Err(SubmitError::GameOver);
+        }
+        if !m.state.is_due(player) {
+            let due = self
+                .due(m)
+                .iter()
+                .map(|p| game.players[*p as usize].clone())
+                .collect();
+            return Err(SubmitError::NotDue {
+                player: player_id.into(),
+                due,
+            });
+        }
+        let phase = game.phase(&m.state);
+        let kind = phase.submission;
+        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
+        let invalid = |mm: &mut Machine, e: &E, reason: &str| {
+            if mm.logging() {
+                let echo = e.echo(mm.game, mm.st);
+                mm.invalid(player, echo, reason);
+            }
+        };
+        let mut entries: &[E] = actions;
+        if kind == Submission::Batch {
+            let budget = mm.st.points.max(0) as usize;
+            if entries.len() > budget {
+                for extra in &entries[budget..] {
+                    invalid(&mut mm, extra, &phase.overflow_reason);
+                }
+                entries = &entries[..budget];
+            }
+        }
+        // The submission belongs to the turn it was handed in for: once that turn is over (the ply moved
+        // on), the rest is `turn_over`, even if the same player is due again straight away.
+        let ply = mm.st.ply;
+        for entry in entries {
+            if mm.st.is_over() {
+                break;
+            }
+            if mm.st.ply != ply
+                || !mm.st.is_due(player)
+                || (mm.st.turn_over && kind != Submission::Orders)
+            {
+                invalid(&mut mm, entry, "turn_over");
+                continue;
+            }
+            match entry.decode(mm.game, mm.st) {
+                Ok(a) => {
+                    let echo = |mm: &Machine| entry.echo(mm.game, mm.st);
+                    mm.apply(player, &a, &echo, false)?;
+                }
+                Err(reason) => {
+                    invalid(&mut mm, entry, reason);
+                    if kind == Submission::Batch {
+                        mm.st.points -= 1;
+                        if mm.st.points <= 0 {
+                            mm.end_turn()?;
+                        }
+                    }
+                }
+            }
+        }
+        if !mm.st.is_over() && mm.st.ply == ply && mm.st.is_due(player) {
+            mm.end_submission(player)?;
+        }
+        // Still due in the same turn with nothing left to do: the ruleset's `when_stuck` decides.
+        if m.state.ply == ply && self.is_stuck(m, player)? {
+            self.settle_stuck(m, player)?;
+        }
+        Ok(())
+    }
+}
