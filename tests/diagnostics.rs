@@ -13,11 +13,13 @@
 //!
 //! Besides the byte-for-byte comparison, every fixture must report its own code, exit with 1 (2 for
 //! `io::*`: unreadable or missing files), finish within a time limit, and never print "panicked".
+mod support;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::root;
 
 /// Longest a single command may run.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -72,10 +74,6 @@ struct Output {
     stdout: String,
     stderr: String,
     timed_out: bool,
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn fixtures_dir() -> PathBuf {

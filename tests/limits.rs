@@ -2,46 +2,23 @@
 //! never in a panic, an abort or a hang (docs/limits.md lists the limits): a diagnostic far along a
 //! one-line file, thousands of diagnostics, operator chains far deeper than the nesting limit, and
 //! `simulate --games` beyond what can be counted.
+mod support;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use support::{arbiter_in, root, scratch, stderr};
 
 use serde_json::Value;
 
-fn arbiter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-limits-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 #[test]
 fn a_diagnostic_far_along_a_one_line_file_is_quoted_from_a_window() {
-    let dir = scratch("long_line");
+    let dir = scratch("limits", "long_line");
     for pad in [70_000, 200_000, 2_000_000] {
         let text = format!(
             "{{\"ruleset\": \"asg\", \"submissions\": [], \"seed\": 1, \"set\": {{\"settings.turnCapPlies\": \"{}\"}}, \"bogus\": 1}}\n",
             "a".repeat(pad)
         );
         fs::write(dir.join("script.yaml"), &text).unwrap();
-        let o = arbiter(&dir, &["run", "script.yaml"]);
+        let o = arbiter_in(&dir, &["run", "script.yaml"]);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{}", &err[..err.len().min(2000)]);
         assert!(!err.contains("panicked"), "{}", &err[..err.len().min(2000)]);
@@ -75,9 +52,9 @@ fn many_mistakes(dir: &Path, n: usize) {
 
 #[test]
 fn thousands_of_diagnostics_are_capped_in_text_and_json() {
-    let dir = scratch("many");
+    let dir = scratch("limits", "many");
     many_mistakes(&dir, 10_050);
-    let o = arbiter(
+    let o = arbiter_in(
         &dir,
         &[
             "validate",
@@ -100,7 +77,7 @@ fn thousands_of_diagnostics_are_capped_in_text_and_json() {
     let n = items[9_999]["line"].as_u64().unwrap();
     assert!(n > 10_000, "{}", items[9_999]);
 
-    let o = arbiter(&dir, &["validate", "rs/scenarios/standard_5x5.yaml"]);
+    let o = arbiter_in(&dir, &["validate", "rs/scenarios/standard_5x5.yaml"]);
     let err = stderr(&o);
     assert_eq!(err.matches("error[").count(), 100, "text shows 100 reports");
     assert!(
@@ -112,7 +89,7 @@ fn thousands_of_diagnostics_are_capped_in_text_and_json() {
 
 #[test]
 fn chains_past_the_nesting_limit_are_a_diagnostic() {
-    let dir = scratch("chains");
+    let dir = scratch("limits", "chains");
     let canonical =
         fs::read_to_string(root().join("rulesets/strategic_influence/ruleset.yaml")).unwrap();
     let line = "      - set: {at.owner: me, at.stones: settings.stonesPerPlacement}";
@@ -136,7 +113,7 @@ fn chains_past_the_nesting_limit_are_a_diagnostic() {
         )
         .unwrap();
         let scenario = root().join("scenarios/strategic_influence/standard_5x5.yaml");
-        let o = arbiter(
+        let o = arbiter_in(
             &dir,
             &[
                 "validate",
@@ -167,7 +144,7 @@ fn chains_past_the_nesting_limit_are_a_diagnostic() {
 fn simulate_games_beyond_two_to_the_53_is_a_usage_error() {
     let dir = root();
     for games in ["18446744073709551615", "9007199254740993"] {
-        let o = arbiter(
+        let o = arbiter_in(
             &dir,
             &[
                 "simulate",
@@ -185,7 +162,7 @@ fn simulate_games_beyond_two_to_the_53_is_a_usage_error() {
         assert!(stderr(&o).contains("2^53"), "{}", stderr(&o));
     }
     // Counts of what went wrong are reported whole even when messages are capped.
-    let o = arbiter(
+    let o = arbiter_in(
         &dir,
         &[
             "simulate",
@@ -209,7 +186,7 @@ fn simulate_games_beyond_two_to_the_53_is_a_usage_error() {
 
 #[test]
 fn huge_ranges_are_counted_not_walked_and_walks_are_bounded() {
-    let dir = scratch("ranges");
+    let dir = scratch("limits", "ranges");
     let canonical =
         fs::read_to_string(root().join("rulesets/strategic_influence/ruleset.yaml")).unwrap();
     let event = "      - emit: {type: place, player: me, at: at, stones: at.stones}";
@@ -250,7 +227,7 @@ fn huge_ranges_are_counted_not_walked_and_walks_are_bounded() {
             ),
         )
         .unwrap();
-        let o = arbiter(&rs, &["run", "script.yaml"]);
+        let o = arbiter_in(&rs, &["run", "script.yaml"]);
         let out = String::from_utf8_lossy(&o.stdout);
         match expect {
             Ok(field) => {
@@ -267,7 +244,7 @@ fn huge_ranges_are_counted_not_walked_and_walks_are_bounded() {
 
 #[test]
 fn listing_every_action_of_a_huge_range_is_a_clear_error_and_sampling_still_plays() {
-    let dir = scratch("listing");
+    let dir = scratch("limits", "listing");
     let canonical = fs::read_to_string(root().join("scenarios/asg/scenario_01.yaml")).unwrap();
     assert!(canonical.contains("forces: {P1: 10}}"));
     fs::write(
@@ -277,7 +254,7 @@ fn listing_every_action_of_a_huge_range_is_a_clear_error_and_sampling_still_play
     .unwrap();
     let asg = root().join("rulesets/asg").display().to_string();
     let play = |p1: &str| {
-        arbiter(
+        arbiter_in(
             &dir,
             &[
                 "match",
