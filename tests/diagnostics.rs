@@ -34,6 +34,14 @@ const SKIPPED: &[(&str, &str)] = &[
         "needs more than 10,000 diagnostics; tests/limits.rs checks it",
     ),
     (
+        "io::too_large",
+        "needs a file over 16 MiB; tests/limits.rs checks it (sparse files, /dev/zero, arbiter.toml)",
+    ),
+    (
+        "scenario::too_many_units",
+        "needs a scenario of 10,001 units (600 KB); tests/limits.rs checks it",
+    ),
+    (
         "io::empty",
         "only built in a unit test of the renderer; no command emits it",
     ),
