@@ -366,7 +366,7 @@ fn wire(engine: &Engine, m: &Match, a: &Action) -> String {
 
 #[test]
 fn apply_accepts_exactly_the_listed_actions() {
-    run_property("apply iff listed", 96, 0xA991, 400, apply_iff_listed);
+    run_property("apply iff listed", 192, 0xA991, 400, apply_iff_listed);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -417,7 +417,7 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
 
 #[test]
 fn listing_counting_blocks_and_picking_agree() {
-    run_property("enumerations agree", 96, 0xD1, 400, enumerations_agree);
+    run_property("enumerations agree", 192, 0xD1, 400, enumerations_agree);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -482,5 +482,5 @@ fn identical_bytes(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), Tes
 
 #[test]
 fn replays_and_clones_give_identical_bytes() {
-    run_property("identical bytes", 64, 0xC10E, 400, identical_bytes);
+    run_property("identical bytes", 96, 0xC10E, 400, identical_bytes);
 }
