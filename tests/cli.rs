@@ -1,43 +1,15 @@
 //! End-to-end tests of the `arbiter` binary: exit codes, where output goes, and the JSON shapes that
 //! INTERFACE.md promises. They run against the canonical `asg` ruleset.
-use std::path::{Path, PathBuf};
+mod support;
+use std::path::Path;
 use std::process::{Command, Output};
+use support::{arbiter, code, scratch, stderr, stdout};
 
 use serde_json::Value;
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(o)))
-}
-
-/// A fresh folder for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -130,7 +102,7 @@ fn unreadable_inputs_exit_two() {
         ])),
         2
     );
-    let dir = scratch("unreadable");
+    let dir = scratch("cli", "unreadable");
     let script = write(
         &dir,
         "s.yaml",
@@ -150,7 +122,7 @@ fn validate_everything_by_default() {
 
 #[test]
 fn validate_json_lists_every_problem_with_a_location() {
-    let dir = scratch("validate_json");
+    let dir = scratch("cli", "validate_json");
     let bad = write(
         &dir,
         "bad.yaml",
@@ -174,7 +146,7 @@ fn validate_json_lists_every_problem_with_a_location() {
 
 #[test]
 fn run_writes_a_replay_with_the_interface_shape() {
-    let dir = scratch("run_shape");
+    let dir = scratch("cli", "run_shape");
     let script = write(&dir, "s.yaml", SHORT_SCRIPT);
     let o = arbiter(&["run", &script]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -228,7 +200,7 @@ fn run_writes_a_replay_with_the_interface_shape() {
 
 #[test]
 fn runs_are_byte_identical() {
-    let dir = scratch("run_twice");
+    let dir = scratch("cli", "run_twice");
     let script = write(&dir, "s.yaml", SHORT_SCRIPT);
     assert_eq!(
         arbiter(&["run", &script]).stdout,
@@ -238,7 +210,7 @@ fn runs_are_byte_identical() {
 
 #[test]
 fn script_errors_exit_one_naming_the_submission() {
-    let dir = scratch("script_errors");
+    let dir = scratch("cli", "script_errors");
     let not_due = write(&dir, "not_due.yaml", "ruleset: asg\nsubmissions:\n  - {player: P1, actions: []}\n  - {player: P1, actions: []}\n");
     let o = arbiter(&["run", &not_due]);
     assert_eq!(code(&o), 1);
@@ -289,7 +261,7 @@ fn script_errors_exit_one_naming_the_submission() {
 
 #[test]
 fn wrong_action_content_is_an_event_not_an_error() {
-    let dir = scratch("wrong_content");
+    let dir = scratch("cli", "wrong_content");
     let script = write(
         &dir,
         "s.yaml",
@@ -309,7 +281,7 @@ fn wrong_action_content_is_an_event_not_an_error() {
 
 #[test]
 fn match_replays_verify_and_tampering_is_caught() {
-    let dir = scratch("match_verify");
+    let dir = scratch("cli", "match_verify");
     let out = dir.join("m.json").display().to_string();
     let o = arbiter(&[
         "match",
@@ -434,7 +406,7 @@ fn conformance_reports_each_case() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains(" passed, 0 failed"), "{}", stdout(&o));
 
-    let dir = scratch("conformance");
+    let dir = scratch("cli", "conformance");
     write(
         &dir,
         "a_pass.yaml",
@@ -481,7 +453,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 #[test]
 fn arbiter_toml_adds_search_folders_and_rejects_unknown_keys() {
-    let dir = scratch("arbiter_toml");
+    let dir = scratch("cli", "arbiter_toml");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // A games folder of the user's own, outside the repository, with a ruleset under a new name.
     copy_tree(

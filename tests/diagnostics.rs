@@ -13,11 +13,13 @@
 //!
 //! Besides the byte-for-byte comparison, every fixture must report its own code, exit with 1 (2 for
 //! `io::*`: unreadable or missing files), finish within a time limit, and never print "panicked".
+mod support;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::root;
 
 /// Longest a single command may run.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -30,6 +32,14 @@ const SKIPPED: &[(&str, &str)] = &[
     (
         "diagnostic::truncated",
         "needs more than 10,000 diagnostics; tests/limits.rs checks it",
+    ),
+    (
+        "io::too_large",
+        "needs a file over 16 MiB; tests/limits.rs checks it (sparse files, /dev/zero, arbiter.toml)",
+    ),
+    (
+        "scenario::too_many_units",
+        "needs a scenario of 10,001 units (600 KB); tests/limits.rs checks it",
     ),
     (
         "io::empty",
@@ -72,10 +82,6 @@ struct Output {
     stdout: String,
     stderr: String,
     timed_out: bool,
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn fixtures_dir() -> PathBuf {

@@ -2,15 +2,13 @@
 //! the end with per-step checks (every listed action applies without `invalid_action`, counts agree,
 //! invariants hold); every replay verifies; a golden playthrough stays byte-identical.
 //! Bless goldens after an intended rule change with `ARBITER_BLESS=1 cargo test --test every_ruleset`.
+mod support;
 use std::path::{Path, PathBuf};
+use support::{deep, root};
 
 use arbiter::agents::by_name;
 use arbiter::engine::Engine;
 use arbiter::simulate::play::{play_match, PlayOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Every folder under rulesets/ with a ruleset.yaml.
 fn rulesets() -> Vec<PathBuf> {
@@ -33,16 +31,6 @@ fn load(dir: &Path) -> arbiter::ruleset::Loaded {
             arbiter::diagnostic::render_text(e.diagnostics(), false)
         ),
     }
-}
-
-/// Runs `f` on a thread with a deep stack, as the CLI does (Rhai recursion needs it).
-fn deep<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(f)
-        .expect("thread starts")
-        .join()
-        .expect("no panic")
 }
 
 #[test]

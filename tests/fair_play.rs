@@ -4,9 +4,10 @@
 //!     with such a phase: all players of one turn are shown the same position.
 //! (b) Matching pennies (tests/fixtures/simultaneous/pennies), where seeing the other's pick wins every
 //!     game: greedy against greedy, neither side may win much more than half.
+mod support;
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
+use support::root;
 
 use arbiter::agents::{by_name, Agent};
 use arbiter::engine::{Engine, Match, RunError};
@@ -14,10 +15,6 @@ use arbiter::model::PlayerIdx;
 use arbiter::ruleset::game::Submission;
 use arbiter::ruleset::{load, Game};
 use arbiter::simulate::{play_match, simulate, PlayOptions, SimConfig};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn game(path: &str) -> std::sync::Arc<Game> {
     let p = root().join(path).display().to_string();

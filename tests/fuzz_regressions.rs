@@ -2,14 +2,12 @@
 //! found, or a known class of hostile input from the issue that opened the campaign) runs through the same
 //! entry point as its fuzz target (`tests/fuzz_support/mod.rs`) and must end without a panic, an abort or a
 //! hang. CI runs this corpus, not the fuzzers (docs/fuzzing.md).
+mod support;
+use support::root;
 mod fuzz_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn inputs(target: &str) -> Vec<PathBuf> {
     let dir = root().join("tests/fuzz_regressions").join(target);

@@ -2,31 +2,12 @@
 //! ruleset's version and digest, and the recorded settings (a misspelt or missing one) are all refused;
 //! and replays that `match` writes with `--set` overrides outside `settings` record them, so that they
 //! verify. `--set settings.<typo>` is refused before any match is played.
+mod support;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use support::{arbiter, scratch, stderr};
 
 use serde_json::{json, Value};
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-replay-tampering-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh ASG replay (random against random, seed 7, with extra `--set` arguments) as JSON.
 fn recorded(dir: &Path, extra: &[&str]) -> Value {
@@ -71,7 +52,7 @@ fn refused(dir: &Path, replay: &Value, message: &str) {
 
 #[test]
 fn tampered_headers_and_settings_are_refused() {
-    let dir = scratch("headers");
+    let dir = scratch("replay_tampering", "headers");
     let original = recorded(&dir, &[]);
     assert_eq!(
         verify(&dir, &original).0,
@@ -114,7 +95,7 @@ fn tampered_headers_and_settings_are_refused() {
 
 #[test]
 fn overrides_outside_settings_are_recorded_and_reapplied() {
-    let dir = scratch("overrides");
+    let dir = scratch("replay_tampering", "overrides");
     let r = recorded(&dir, &["--set", "actions.move.params.amount.min.value=0"]);
     assert_eq!(
         r["overrides"],
@@ -155,7 +136,7 @@ fn unknown_settings_are_refused_with_a_suggestion() {
         "{err}"
     );
 
-    let dir = scratch("script_set");
+    let dir = scratch("replay_tampering", "script_set");
     let script = dir.join("script.yaml");
     fs::write(
         &script,

@@ -5,10 +5,12 @@
 //! input is invalid, with the diagnostic code that names the problem.
 //!
 //! Input that used to be accepted although wrong is pinned at the end.
+mod support;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::{root, scratch};
 
 use serde_json::Value;
 
@@ -103,16 +105,6 @@ fn arbiter_in(dir: &Path, args: &[&str]) -> Out {
     out
 }
 
-/// A fresh folder for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("robustness")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
 fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) {
     let p = dir.join(name);
     if let Some(parent) = p.parent() {
@@ -121,13 +113,9 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) {
     std::fs::write(p, text).expect("write");
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Validates `text` written as `name` and returns the output (JSON format).
 fn validate_text(test: &str, name: &str, text: &str) -> Out {
-    let dir = scratch(test);
+    let dir = scratch("robustness", test);
     write(&dir, name, text);
     arbiter_in(&dir, &["validate", name, "--format", "json"])
 }
@@ -269,7 +257,7 @@ fn huge_numbers_are_out_of_range() {
         assert_rejected("non_finite", &text, "yaml::non_finite");
     }
     // In a match script's actions too: `run` refuses the file instead of running it.
-    let dir = scratch("huge_run");
+    let dir = scratch("robustness", "huge_run");
     write(
         &dir,
         "m.yaml",
@@ -286,7 +274,7 @@ fn huge_numbers_are_out_of_range() {
 
 /// Runs a match script and returns its replay.
 fn run_script(test: &str, script: &str) -> Value {
-    let dir = scratch(test);
+    let dir = scratch("robustness", test);
     write(&dir, "m.yaml", script);
     let out = arbiter_in(&dir, &["run", "m.yaml"]);
     assert_eq!(out.code, Some(0), "{}", out.all());
@@ -396,7 +384,7 @@ fn alias_bombs_are_refused_quickly() {
     );
     assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
     // In a match script given to `run`.
-    let dir = scratch("bomb_run");
+    let dir = scratch("robustness", "bomb_run");
     write(
         &dir,
         "m.yaml",
@@ -410,7 +398,7 @@ fn alias_bombs_are_refused_quickly() {
 
 /// A two-node ruleset whose turn start calls `spin()` from `spin.rhai`.
 fn spinning_ruleset(test: &str, script: &str) -> PathBuf {
-    let dir = scratch(test);
+    let dir = scratch("robustness", test);
     write(
         &dir,
         "ruleset.yaml",
@@ -523,7 +511,7 @@ fn runaway_scripts_fail_cleanly() {
 
 #[test]
 fn unreadable_files_exit_2() {
-    let dir = scratch("unreadable");
+    let dir = scratch("robustness", "unreadable");
     std::fs::create_dir_all(dir.join("folder.yaml")).expect("folder");
     for args in [
         &["validate", "folder.yaml"][..],
@@ -603,7 +591,7 @@ fn empty_files_are_invalid_not_valid() {
             out.all()
         );
     }
-    let dir = scratch("empty_run");
+    let dir = scratch("robustness", "empty_run");
     write(&dir, "m.yaml", "");
     let out = arbiter_in(&dir, &["run", "m.yaml"]);
     assert_eq!(out.code, Some(1), "{}", out.all());
@@ -649,7 +637,7 @@ fn empty_files_are_invalid_not_valid() {
 
 #[test]
 fn bad_set_values_are_rejected() {
-    let dir = scratch("bad_set");
+    let dir = scratch("robustness", "bad_set");
     for (set, code) in [
         ("settings.turnCapPlies=1e400", "ruleset::setting_type"),
         ("settings.turnCapPlies=-5", "ruleset::setting_out_of_range"),
@@ -735,7 +723,7 @@ fn mangled(text: &str, count: usize, seed: u64) -> Vec<String> {
 
 #[test]
 fn mangled_canonical_files_never_panic() {
-    let dir = scratch("mangled");
+    let dir = scratch("robustness", "mangled");
     let asg = root().join("rulesets/asg");
     let ruleset = std::fs::read_to_string(asg.join("ruleset.yaml")).expect("asg ruleset");
     let script = std::fs::read_to_string(asg.join("combat.rhai")).expect("asg script");
@@ -822,7 +810,7 @@ fn scenario_values_below_their_minimum_are_rejected() {
 
 #[test]
 fn fractional_override_of_an_integer_setting_is_rejected() {
-    let dir = scratch("gap_fraction");
+    let dir = scratch("robustness", "gap_fraction");
     let out = arbiter_in(
         &dir,
         &[

@@ -2,21 +2,18 @@
 //! call, instead of wrapping, clamping or quietly giving none: `abs` of the smallest integer, `floor` of a
 //! float beyond the integer range, `random` with crossed bounds, `chance` outside 0..1. Each case is a
 //! copy of Strategic Influence whose setup placement evaluates the expression, played by `arbiter run`.
+mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{root, scratch};
 
 const PLACE_EFFECT: &str = "      - set: {at.owner: me, at.stones: settings.stonesPerPlacement}";
 const PLACE_EVENT: &str = "      - emit: {type: place, player: me, at: at, stones: at.stones}";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// A scratch folder holding the variant ruleset (its placement line replaced) and a one-placement script.
 fn variant(test: &str, line: &str, replacement: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-runtime-errors-{test}"));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = scratch("runtime_errors", test);
     fs::create_dir_all(dir.join("variant")).unwrap();
     let canonical = root().join("rulesets/strategic_influence/ruleset.yaml");
     let text = fs::read_to_string(canonical).unwrap();

@@ -1,16 +1,14 @@
 //! The JSON Schemas in `schemas/`: every YAML file under `rulesets/` and `scenarios/` validates against the
 //! schema of its detected kind, and deliberately broken documents do not.
+mod support;
 use std::path::{Path, PathBuf};
+use support::root;
 
 use arbiter::diagnostic::{Diagnostic, SourceFile};
 use arbiter::ruleset::load::detect_kind;
 use arbiter::ruleset::schema::check;
 use arbiter::ruleset::schemas::{validator, DocKind};
 use arbiter::ruleset::yaml::{self, YamlDoc};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Every `*.yaml` file under `dir`, recursively, in name order.
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {

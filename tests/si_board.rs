@@ -1,6 +1,8 @@
 //! Strategic Influence on the 7x7 scenario: the setup zones follow mid = 7 / 2 = 3 (RULINGS 2), so D4 is
 //! nobody's; and random games on it play to the end after `turns` main turns with a consistent score.
+mod support;
 use std::collections::BTreeSet;
+use support::deep;
 
 use arbiter::agents::by_name;
 use arbiter::engine::{wire, Engine, Match};
@@ -23,16 +25,6 @@ fn placements(engine: &mut Engine, m: &mut Match, player: u8) -> BTreeSet<String
             w["at"].as_str().expect("a cell id").to_string()
         })
         .collect()
-}
-
-/// Runs `f` on a thread with a deep stack, as the CLI does.
-fn deep<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(f)
-        .expect("thread starts")
-        .join()
-        .expect("no panic")
 }
 
 #[test]

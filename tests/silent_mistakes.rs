@@ -1,35 +1,15 @@
 //! Mistakes that used to pass silently now stop with a message: a phase with no actions and an empty wire
 //! discriminator (schema), a recruit that would take a living unit's id when scenario ids leave gaps (the
 //! next free number is used instead), and a script event without a text `type`.
+mod support;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use support::{arbiter_in, root, scratch};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-silent-mistakes-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn arbiter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
 /// The `stuck` fixture with one line replaced, validated: its stderr.
 fn validate_fixture_with(test: &str, line: &str, replacement: &str) -> String {
-    let dir = scratch(test);
+    let dir = scratch("silent_mistakes", test);
     let from = root().join("tests/fixtures/stuck");
     fs::create_dir_all(dir.join("rs/scenarios")).unwrap();
     let text = fs::read_to_string(from.join("ruleset.yaml")).unwrap();
@@ -40,7 +20,7 @@ fn validate_fixture_with(test: &str, line: &str, replacement: &str) -> String {
         dir.join("rs/scenarios/one_cell.yaml"),
     )
     .unwrap();
-    let o = arbiter(&dir, &["validate", "rs"]);
+    let o = arbiter_in(&dir, &["validate", "rs"]);
     assert_eq!(o.status.code(), Some(1), "{test} validates");
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -59,7 +39,7 @@ fn a_phase_without_actions_and_an_empty_discriminator_are_refused() {
 
 #[test]
 fn recruits_never_take_a_living_units_id() {
-    let dir = scratch("unit_ids");
+    let dir = scratch("silent_mistakes", "unit_ids");
     let scenario =
         fs::read_to_string(root().join("scenarios/war_of_attrition/arena_21x9.yaml")).unwrap();
     let line = "  - {id: A-2, type: infantry, owner: A, at: H2}";
@@ -84,7 +64,7 @@ fn recruits_never_take_a_living_units_id() {
         script.replace("ruleset: war_of_attrition", &format!("ruleset: {rulesets}")),
     )
     .unwrap();
-    let o = arbiter(&dir, &["run", "script.yaml"]);
+    let o = arbiter_in(&dir, &["run", "script.yaml"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -118,7 +98,7 @@ fn elimination_without_units_is_refused() {
 
 #[test]
 fn a_core_tag_on_text_of_another_type_is_reported_not_dropped() {
-    let dir = scratch("tags");
+    let dir = scratch("silent_mistakes", "tags");
     for (name, text) in [
         ("key", "ruleset: asg\n!!int abc: 1\nsubmissions: []\n"),
         (
@@ -128,7 +108,7 @@ fn a_core_tag_on_text_of_another_type_is_reported_not_dropped() {
         ("value", "ruleset: asg\nseed: !!float x1\nsubmissions: []\n"),
     ] {
         fs::write(dir.join(format!("{name}.yaml")), text).unwrap();
-        let o = arbiter(&dir, &["run", &format!("{name}.yaml")]);
+        let o = arbiter_in(&dir, &["run", &format!("{name}.yaml")]);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         assert_eq!(o.status.code(), Some(1), "{name}: {err}");
         assert!(
@@ -150,7 +130,7 @@ fn unit_id_patterns_must_number_each_unit() {
         ("unknown", "{bogus}-{n}"),
         ("no_n", "{owner}"),
     ] {
-        let dir = scratch(&format!("unit_ids_{name}"));
+        let dir = scratch("silent_mistakes", &format!("unit_ids_{name}"));
         fs::write(
             dir.join("ruleset.yaml"),
             text.replace(line, &format!("  ids: \"{pattern}\"")),
@@ -158,7 +138,7 @@ fn unit_id_patterns_must_number_each_unit() {
         .unwrap();
         fs::copy(canonical.join("combat.rhai"), dir.join("combat.rhai")).unwrap();
         let scenario = root().join("scenarios/war_of_attrition/arena_21x9.yaml");
-        let o = arbiter(
+        let o = arbiter_in(
             &dir,
             &["validate", "ruleset.yaml", &scenario.display().to_string()],
         );

@@ -3,18 +3,15 @@
 //!     and a scripted ability; (b) a 15x9 scenario with its own terrain layer, whose legal moves, income and
 //!     strongholds work; (c) a shorter `turnLimit` through overrides (`--set`) that ends the game earlier.
 //! They use the library API (`ruleset::load`, `Engine`) and, for `--set`, the binary.
-use std::path::PathBuf;
+mod support;
 use std::process::Command;
 use std::sync::Arc;
+use support::root;
 
 use arbiter::engine::{Engine, Match, SubmitError};
 use arbiter::replay::legal::legal_json;
 use arbiter::ruleset::{load, Game, LoadError};
 use serde_json::{json, Value};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn fixture(name: &str) -> String {
     let p = root().join("tests/fixtures/variants").join(name);

@@ -1,29 +1,16 @@
 //! A due player with no legal action: `when_stuck` (pass by default, lose, draw) decides, logged as
 //! `stuck {player, outcome}`; matches end instead of failing, and their replays verify because an empty
 //! submission re-runs the same way. Fixture: tests/fixtures/stuck (one cell, one claim per turn).
+mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use support::{arbiter_in, root, scratch};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn arbiter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
 /// A scratch project holding the fixture as `rulesets/stuck`, so `replay verify` finds it by id.
 fn project(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-when-stuck-{test}"));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = scratch("when_stuck", test);
     let to = dir.join("rulesets/stuck/scenarios");
     fs::create_dir_all(&to).unwrap();
     let from = root().join("tests/fixtures/stuck");
@@ -56,14 +43,14 @@ fn play(dir: &Path, rule: Option<&str>) -> Value {
     if let Some(s) = &set {
         args.extend(["--set", s]);
     }
-    let o = arbiter(dir, &args);
+    let o = arbiter_in(dir, &args);
     assert_eq!(
         o.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let v = arbiter(dir, &["replay", "verify", "replay.json"]);
+    let v = arbiter_in(dir, &["replay", "verify", "replay.json"]);
     assert_eq!(
         v.status.code(),
         Some(0),
@@ -124,7 +111,7 @@ fn an_empty_submission_of_a_stuck_player_is_settled_in_scripts() {
         "ruleset: stuck\nset: {when_stuck: lose}\nsubmissions:\n  - {player: P1, actions: [{type: claim, at: A1}]}\n  - {player: P2, actions: []}\n",
     )
     .unwrap();
-    let o = arbiter(&dir, &["run", "script.yaml"]);
+    let o = arbiter_in(&dir, &["run", "script.yaml"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -140,7 +127,7 @@ fn an_empty_submission_of_a_stuck_player_is_settled_in_scripts() {
         "ruleset: stuck\nsubmissions:\n  - {player: P1, actions: []}\n",
     )
     .unwrap();
-    let o = arbiter(&dir, &["run", "idle.yaml"]);
+    let o = arbiter_in(&dir, &["run", "idle.yaml"]);
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["state"]["active"], serde_json::json!(["P1"]));
 }
@@ -148,7 +135,7 @@ fn an_empty_submission_of_a_stuck_player_is_settled_in_scripts() {
 #[test]
 fn an_unknown_rule_is_refused() {
     let dir = project("unknown");
-    let o = arbiter(
+    let o = arbiter_in(
         &dir,
         &[
             "match",

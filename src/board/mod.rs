@@ -35,9 +35,10 @@ use std::fmt;
 /// Index of a cell in board order.
 pub type CellId = u32;
 
-/// Largest number of cells a board may have. Far beyond any playable board; the cap
-/// exists so that a typo in a size cannot make construction exhaust memory.
-pub const MAX_CELLS: usize = 1 << 20;
+/// Largest number of cells a board may have ([`crate::limits::MAX_CELLS`]). Far beyond any
+/// playable board; the cap exists so that a typo in a size cannot make construction, matches or
+/// their replays exhaust memory.
+pub use crate::limits::MAX_CELLS;
 
 /// Boards with at most this many cells precompute every pairwise distance
 /// (`cells²` `u16`s, 32 MiB at the limit) so that `distance` is a single lookup.

@@ -25,6 +25,12 @@ pub fn apply() -> Result<(), String> {
     if !path.is_file() {
         return Ok(());
     }
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > crate::limits::MAX_FILE_BYTES) {
+        return Err(format!(
+            "error[config::too_large]: {FILE} is larger than {} bytes (16 MiB)\n  help: the only key is `search = [\"folder\", ...]`",
+            crate::limits::MAX_FILE_BYTES
+        ));
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("error[config::unreadable]: cannot read {FILE}: {e}"))?;
     let config: Config = toml::from_str(&text).map_err(|e| {

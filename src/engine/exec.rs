@@ -172,6 +172,12 @@ impl Machine<'_> {
 
     /// Places a new unit; ids follow the ruleset's pattern unless given.
     pub fn spawn_unit(&mut self, kind: u16, owner: u8, at: u32, id: Option<Arc<str>>) -> R<u32> {
+        if self.st.units.len() >= crate::limits::MAX_UNITS {
+            return Err(RunError::new(format!(
+                "cannot create a unit: this match already holds {} units, destroyed ones included, the most one match may hold (docs/limits.md)",
+                crate::limits::MAX_UNITS
+            )));
+        }
         if self.st.occupant[at as usize] != NO_UNIT {
             return Err(RunError::new(format!(
                 "cell {} is already occupied",

@@ -216,13 +216,21 @@ impl Engine {
             .flatten())
     }
 
-    /// Applies one action, checking it first (actions from outside the engine).
+    /// Applies one action, checking it first (actions from outside the engine). Like enumeration, it knows
+    /// no legal action for a player who is not due or once the game is over: such an action is refused
+    /// (`not_due`, `game_over`) without an event and without touching the match.
     pub fn apply(
         &mut self,
         m: &mut Match,
         player: PlayerIdx,
         a: &Action,
     ) -> Result<Applied, RunError> {
+        if m.state.is_over() {
+            return Ok(Applied::Invalid("game_over".into()));
+        }
+        if !m.state.is_due(player) {
+            return Ok(Applied::Invalid("not_due".into()));
+        }
         let (game, prog) = (self.game.clone(), self.prog.clone());
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
         Self::machine(&game, &prog, &mut self.rt, m, player).apply(player, a, &echo, false)

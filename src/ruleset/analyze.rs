@@ -12,7 +12,7 @@ use super::game::*;
 use super::ir::Expr;
 use super::raw::*;
 use super::yaml::{pointer_escape as esc, YamlDoc};
-use crate::board::{Axis, Board, HexLayout, IdScheme, Label};
+use crate::board::{Axis, Board, BoardError, HexLayout, IdScheme, Label};
 use crate::diagnostic::{Diagnostic, SourceFile};
 use crate::model::state::{MatchState, NO_OWNER, NO_UNIT};
 use crate::model::{Ty, Value};
@@ -1669,7 +1669,21 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
     // Units.
     let mut unit_ids = HashSet::new();
-    for (i, u) in scen.units.iter().enumerate() {
+    let too_many = scen.units.len() > crate::limits::MAX_UNITS;
+    if too_many {
+        d.at(
+            sd,
+            "/units",
+            "scenario::too_many_units",
+            format!(
+                "the scenario places {} units; a match holds at most {}, destroyed ones included",
+                scen.units.len(),
+                crate::limits::MAX_UNITS
+            ),
+            Some("place fewer units (docs/limits.md)".into()),
+        );
+    }
+    for (i, u) in scen.units.iter().enumerate().take_while(|_| !too_many) {
         let uptr = format!("/units/{i}");
         let Some(t) = unit_table else {
             d.at(
@@ -2065,7 +2079,7 @@ fn build_board(
                 );
                 return None;
             }
-            Board::graph(names, &edges).map_err(|e| e.to_string())
+            Board::graph(names, &edges)
         }
         "hex" => {
             let layout = match rb.layout.as_deref() {
@@ -2084,12 +2098,12 @@ fn build_board(
             };
             let (ids, size) = (ids(d), grid_size(d));
             let (ids, (w, h)) = (ids?, size?);
-            Board::hex(w, h, layout, ids).map_err(|e| e.to_string())
+            Board::hex(w, h, layout, ids)
         }
         "square" => {
             let (ids, size) = (ids(d), grid_size(d));
             let (ids, (w, h)) = (ids?, size?);
-            Board::square(w, h, rb.diagonal, ids).map_err(|e| e.to_string())
+            Board::square(w, h, rb.diagonal, ids)
         }
         o => {
             d.at(
@@ -2126,8 +2140,18 @@ fn build_board(
             }
             Some(b)
         }
-        Err(m) => {
-            d.at(sd, "/board", "scenario::bad_board", m, None);
+        Err(e @ BoardError::TooManyCells { .. }) => {
+            d.at(
+                sd,
+                "/board",
+                "scenario::too_many_cells",
+                e.to_string(),
+                Some("make the board smaller (docs/limits.md lists the limits)".into()),
+            );
+            None
+        }
+        Err(e) => {
+            d.at(sd, "/board", "scenario::bad_board", e.to_string(), None);
             None
         }
     }

@@ -10,6 +10,7 @@ use super::schemas::DocKind;
 use super::yaml::{self, YamlDoc};
 use super::Game;
 use crate::diagnostic::{Diagnostic, SourceFile};
+use crate::limits::MAX_FILE_BYTES;
 
 /// A game loaded from files.
 #[derive(Debug, Clone)]
@@ -109,12 +110,47 @@ pub fn find_scenario(ruleset_path: &Path, ruleset_id: &str, arg: &str) -> Option
     candidates.into_iter().find(|c| c.is_file())
 }
 
-/// Reads a file as text; an unreadable file is a diagnostic (exit 2).
+/// The bytes of a file of at most [`MAX_FILE_BYTES`]; `Ok(Err(size))` for a larger one, which is not
+/// read: its size is checked first, then reading stops one byte past the limit (a file that grows, or
+/// reports no size, is caught too; `size` is then `None`).
+fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, Option<u64>>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    if size > MAX_FILE_BYTES {
+        return Ok(Err(Some(size)));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Ok(Err(None));
+    }
+    Ok(Ok(bytes))
+}
+
+/// Reads a file as text; an unreadable file, or one over [`MAX_FILE_BYTES`], is a diagnostic (exit 2).
 #[allow(clippy::result_large_err)] // one diagnostic, once per file: size does not matter here
 pub fn read_source(path: &Path) -> Result<Arc<SourceFile>, Diagnostic> {
     let name = path.display().to_string();
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+    match read_limited(path) {
+        Ok(Err(size)) => {
+            let size = size.map_or("more than that".to_string(), |n| format!("{n} bytes"));
+            Err(Diagnostic::error(
+                "io::too_large",
+                format!(
+                    "{name} is too large to read: files of at most {MAX_FILE_BYTES} bytes (16 MiB) are read, this one is {size}"
+                ),
+            )
+            .at(
+                Arc::new(SourceFile {
+                    name,
+                    text: String::new(),
+                }),
+                0..0,
+            )
+            .hint("split the document, or record a shorter match (docs/limits.md)"))
+        }
+        Ok(Ok(bytes)) => match String::from_utf8(bytes) {
             Ok(text) => Ok(Arc::new(SourceFile { name, text })),
             Err(e) => {
                 // Point at the first byte that is not UTF-8: show the valid text before it.

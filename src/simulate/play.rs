@@ -9,10 +9,8 @@ use crate::model::{Action, PlayerIdx};
 use crate::replay::{Replay, SubmissionRecord};
 use crate::ruleset::game::Submission;
 
-/// Most submissions in one match before it counts as stuck.
-pub const MAX_SUBMISSIONS: usize = 100_000;
-/// Most actions in one match before it counts as stuck.
-pub const MAX_ACTIONS: usize = 1_000_000;
+/// The longest match an agent plays, in submissions and in actions (`limits`, docs/limits.md).
+pub use crate::limits::{MAX_ACTIONS, MAX_SUBMISSIONS};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PlayOptions {
@@ -103,7 +101,7 @@ pub fn play_match(
         count += 1;
         if count > MAX_SUBMISSIONS {
             return Err(RunError::new(format!(
-                "no result after {MAX_SUBMISSIONS} submissions"
+                "no result after {MAX_SUBMISSIONS} submissions: the longest match an agent plays (docs/limits.md); does the game have a rule that ends it?"
             )));
         }
         let before = opts.check.then(|| m.clone());
@@ -125,7 +123,7 @@ pub fn play_match(
         applied += actions.len();
         if applied > MAX_ACTIONS {
             return Err(RunError::new(format!(
-                "no result after {MAX_ACTIONS} actions"
+                "no result after {MAX_ACTIONS} actions: the most an agent-driven match may take (docs/limits.md); does the game have a rule that ends it?"
             )));
         }
         if opts.record {

@@ -104,6 +104,9 @@ impl Lowerer<'_> {
 
     /// Lowers a condition.
     pub fn cond(&mut self, e: &Expr) -> Cond {
+        if let Some(c) = self.typed_cond(e) {
+            return c;
+        }
         match e {
             Expr::Bin(BinOp::And, a, b) => {
                 let (a, b) = (self.cond(a), self.cond(b));
@@ -152,6 +155,9 @@ impl Lowerer<'_> {
 
     /// Lowers an expression.
     pub fn ev(&mut self, e: &Expr) -> Ev {
+        if let Some(f) = self.typed_ev(e) {
+            return f;
+        }
         let g = self.game;
         let cell_slots = g.cell_slots;
         let player_slots = g.player_slots;

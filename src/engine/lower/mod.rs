@@ -11,6 +11,7 @@ mod expr;
 mod plan;
 mod set;
 mod stmt;
+mod typed;
 
 use std::sync::Arc;
 

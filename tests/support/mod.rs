@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests (each test file says `mod support;`): the project root, the
+//! `arbiter` binary run from a folder, fresh scratch folders, output as text, and a deep-stack thread.
+#![allow(dead_code)] // every test file uses a different part of it
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The project root (where `rulesets/` and `scenarios/` live).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `arbiter` binary as a command run in `dir`, with colours off so output can be compared as text.
+pub fn command(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    c.current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("FORCE_COLOR");
+    c
+}
+
+/// Runs the binary in `dir` with `args` and waits for it.
+pub fn arbiter_in(dir: &Path, args: &[&str]) -> Output {
+    command(dir).args(args).output().expect("the binary runs")
+}
+
+/// Runs the binary in the project root with `args` and waits for it.
+pub fn arbiter(args: &[&str]) -> Output {
+    arbiter_in(&root(), args)
+}
+
+/// A fresh, empty folder for one test's files: `<cargo's test tmpdir>/<group>/<test>`.
+pub fn scratch(group: &str, test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The exit code (a test fails if the process was killed by a signal).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `f` on a thread with a deep stack, as the CLI does (Rhai recursion needs it); a panic fails the test.
+pub fn deep<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(f)
+        .expect("thread starts")
+        .join()
+        .expect("no panic")
+}
