@@ -58,6 +58,9 @@ pub struct Board {
     adjacency: Adjacency,
     distances: Option<DistanceTable>,
     connected: bool,
+    /// Cells within radius 2, 3 and 4 of each cell, in board order: computed on first use from the
+    /// distance table, since ranges and areas of effect ask for them on every legality check.
+    within_lists: [std::sync::OnceLock<Vec<Box<[CellId]>>>; 3],
 }
 
 impl Board {
@@ -93,7 +96,29 @@ impl Board {
             adjacency,
             distances,
             connected,
+            within_lists: Default::default(),
         })
+    }
+
+    /// The cells 1 to `radius` steps from `from` in board order, from the cache (radius 2 to 4 on boards
+    /// with a distance table).
+    pub(super) fn within_cached(&self, from: CellId, radius: u32) -> Option<&[CellId]> {
+        let table = self.distances.as_ref()?;
+        let lists = self.within_lists.get(radius.checked_sub(2)? as usize)?;
+        let lists = lists.get_or_init(|| {
+            (0..self.len() as CellId)
+                .map(|c| {
+                    (0..)
+                        .zip(table.hops_from(c))
+                        .filter(|&(_, &raw)| {
+                            distance::known_hops(raw).is_some_and(|h| (1..=radius).contains(&h))
+                        })
+                        .map(|(cell, _)| cell)
+                        .collect()
+                })
+                .collect()
+        });
+        Some(&lists[from as usize])
     }
 
     /// Number of cells.

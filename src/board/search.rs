@@ -16,6 +16,10 @@ pub struct SearchScratch {
     generation: u32,
     /// Breadth-first frontier; cells are appended and read with a moving head, never popped.
     queue: Vec<CellId>,
+    /// Cells reached by the current search as bits (used to list them in board order without sorting).
+    bits: Vec<u64>,
+    /// Fewest steps to each reached cell.
+    depth: Vec<u32>,
 }
 
 impl SearchScratch {
@@ -30,6 +34,8 @@ impl SearchScratch {
             stamps: vec![0; cells],
             generation: 0,
             queue: Vec::with_capacity(cells),
+            bits: Vec::new(),
+            depth: Vec::new(),
         }
     }
 
@@ -59,6 +65,9 @@ impl SearchScratch {
         first_visit
     }
 }
+
+/// Boards of at most this many 64-cell words list reached cells from a bit set instead of sorting them.
+const SMALL_BOARD_WORDS: usize = 16;
 
 impl Board {
     /// Length of the shortest path from `from` to `to` of at most `max` steps on which
@@ -144,10 +153,36 @@ impl Board {
         out: &mut Vec<(CellId, u32)>,
     ) {
         out.clear();
+        let words = self.len().div_ceil(64);
+        if words > SMALL_BOARD_WORDS {
+            self.flood(from, max, passable, scratch, |cell, depth| {
+                out.push((cell, depth));
+            });
+            out.sort_unstable_by_key(|&(cell, _)| cell);
+            return;
+        }
+        // Small boards: mark the reached cells as bits and read them back in board order (no sort).
+        let mut bits = std::mem::take(&mut scratch.bits);
+        let mut depths = std::mem::take(&mut scratch.depth);
+        bits.clear();
+        bits.resize(words, 0);
+        if depths.len() < self.len() {
+            depths.resize(self.len(), 0);
+        }
         self.flood(from, max, passable, scratch, |cell, depth| {
-            out.push((cell, depth));
+            bits[cell as usize / 64] |= 1 << (cell % 64);
+            depths[cell as usize] = depth;
         });
-        out.sort_unstable_by_key(|&(cell, _)| cell);
+        for (w, &word) in bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let cell = w * 64 + b.trailing_zeros() as usize;
+                out.push((cell as CellId, depths[cell]));
+                b &= b - 1;
+            }
+        }
+        scratch.bits = bits;
+        scratch.depth = depths;
     }
 
     /// Cells 1 to `radius` steps from `from` (ignoring any obstruction), sorted by cell.
@@ -160,6 +195,10 @@ impl Board {
         }
         if radius == 1 {
             out.extend_from_slice(self.neighbours(from));
+            return;
+        }
+        if let Some(cells) = self.within_cached(from, radius) {
+            out.extend_from_slice(cells);
             return;
         }
         match &self.distances {

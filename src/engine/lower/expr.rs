@@ -146,6 +146,10 @@ impl Lowerer<'_> {
                 let s = self.set(s);
                 cond!(|m| s.any(m))
             }
+            Expr::Call(Builtin::Has, args) => {
+                let a = self.arg(&args[0]);
+                cond!(|m| Ok(!a.get(m)?.is_none()))
+            }
             _ => {
                 let f = self.ev(e);
                 cond!(|m| Ok(f(m)?.truthy()))
@@ -568,6 +572,22 @@ impl Lowerer<'_> {
                         )));
                     }
                     Ok(Value::Bool(m.rng.chance(p)))
+                })
+            }
+            Builtin::Has => {
+                let a = self.arg(&args[0]);
+                ev!(|m| Ok(Value::Bool(!a.get(m)?.is_none())))
+            }
+            Builtin::Min | Builtin::Max if args.len() == 2 => {
+                let (a, b) = (self.arg(&args[0]), self.arg(&args[1]));
+                let min = f == Builtin::Min;
+                ev!(|m| {
+                    let (x, y) = (a.get(m)?, b.get(m)?);
+                    if let (Value::Int(i), Value::Int(j)) = (x, y) {
+                        return Ok(Value::Int(if min { i.min(j) } else { i.max(j) }));
+                    }
+                    let vals = [x, y];
+                    Ok(pure_builtin(f, &vals).unwrap_or(Value::None))
                 })
             }
             _ => {
