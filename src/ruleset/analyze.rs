@@ -40,6 +40,9 @@ pub struct Sources {
 
 struct Diags {
     list: Vec<Diagnostic>,
+    /// Errors that only follow from one already in `list` (a name whose definition failed): not shown,
+    /// unless nothing else was found, which would be a bug in the tracking, never a reason to accept.
+    follow_ups: Vec<Diagnostic>,
 }
 
 impl Diags {
@@ -74,16 +77,29 @@ impl Diags {
     }
     fn expr(&mut self, doc: &YamlDoc, ptr: &str, e: ExprError) {
         let code = "ruleset::expression";
+        let follow_up = e.follow_up;
+        let seen = self.list.len();
         if e.pos == usize::MAX {
             let ExprError { message, hint, .. } = e;
-            return self.key(doc, ptr, code, message, hint);
+            self.key(doc, ptr, code, message, hint);
+        } else {
+            let span = expr_span(doc, ptr, e.pos);
+            let mut d = Diagnostic::error(code, e.message).at(doc.source.clone(), span);
+            if let Some(h) = e.hint {
+                d = d.hint(h);
+            }
+            self.list.push(d);
         }
-        let span = expr_span(doc, ptr, e.pos);
-        let mut d = Diagnostic::error(code, e.message).at(doc.source.clone(), span);
-        if let Some(h) = e.hint {
-            d = d.hint(h);
+        if follow_up {
+            self.follow_ups.extend(self.list.drain(seen..));
         }
-        self.list.push(d);
+    }
+    /// Everything found; follow-ups only if they are all there is.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        if self.list.is_empty() {
+            self.list = self.follow_ups;
+        }
+        self.list
     }
     fn effects(&mut self, doc: &YamlDoc, errors: Vec<EffectError>) {
         for e in errors {
@@ -156,7 +172,10 @@ fn json_scalar_ty(v: &Json) -> Option<Ty> {
 
 /// Analyses the sources into a game.
 pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
-    let mut d = Diags { list: Vec::new() };
+    let mut d = Diags {
+        list: Vec::new(),
+        follow_ups: Vec::new(),
+    };
     let rd = &src.ruleset;
     let sd = &src.scenario;
     let raw: RawRuleset = match serde_json::from_value(rd.value.clone()) {
@@ -169,7 +188,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 format!("this ruleset's structure is not valid: {e}"),
                 None,
             );
-            return Err(d.list);
+            return Err(d.finish());
         }
     };
     let scen: RawScenario = match serde_json::from_value(sd.value.clone()) {
@@ -182,7 +201,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 format!("this scenario's structure is not valid: {e}"),
                 None,
             );
-            return Err(d.list);
+            return Err(d.finish());
         }
     };
     if scen.ruleset != raw.id {
@@ -811,6 +830,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 Ok(t) => t,
                 Err(m) => {
                     d.at(rd, &format!("{pptr}/type"), "ruleset::bad_type", m, None);
+                    // Declared anyway: its uses are not further mistakes.
+                    c.bind_failed(pname);
                     continue;
                 }
             };
@@ -875,7 +896,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             };
             let min = bound(&p.min, "min", &mut c, &mut d);
             let max = bound(&p.max, "max", &mut c, &mut d);
-            if ty == Ty::Int && source.is_none() && (min.is_none() || max.is_none()) {
+            // Bounds that were written but failed are reported where they failed, not again here.
+            if ty == Ty::Int && p.in_set.is_none() && (p.min.is_none() || p.max.is_none()) {
                 d.at(rd, &pptr, "ruleset::unbounded_param", format!("integer parameter `{pname}` needs `min` and `max` (or `in`) so its legal values can be listed"), None);
             }
             let mut checks = Vec::new();
@@ -1317,7 +1339,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
 
     // The scenario's starting position.
     let Some(board) = board else {
-        return Err(d.list);
+        return Err(d.finish());
     };
     let cell_syms: Vec<u32> = (0..board.len() as u32)
         .map(|c| symbols.intern(board.id(c)))
@@ -1787,8 +1809,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
     }
 
-    if !d.list.is_empty() {
-        return Err(d.list);
+    if !d.list.is_empty() || !d.follow_ups.is_empty() {
+        return Err(d.finish());
     }
     let mut digest_input = src.ruleset.source.text.clone();
     for s in &src.scripts {

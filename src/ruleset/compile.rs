@@ -4,6 +4,7 @@ use serde_json::Value as Json;
 
 use super::expr::{self, Ast, Node};
 use super::game::{Symbols, Table, VarDecl};
+use super::hints;
 use super::ir::*;
 use crate::model::{Ty, Value};
 
@@ -27,6 +28,31 @@ pub struct ExprError {
     pub pos: usize,
     pub message: String,
     pub hint: Option<String>,
+    /// The error follows from an earlier one that was reported (a name whose own definition failed):
+    /// reporting it too would bury the root cause under its consequences.
+    pub follow_up: bool,
+}
+
+impl ExprError {
+    pub fn new(pos: usize, message: impl Into<String>) -> Self {
+        ExprError {
+            pos,
+            message: message.into(),
+            hint: None,
+            follow_up: false,
+        }
+    }
+
+    /// The error of using `name`, whose definition already failed with a reported error.
+    fn follow_up(pos: usize, name: &str) -> Self {
+        ExprError {
+            follow_up: true,
+            ..ExprError::new(
+                pos,
+                format!("`{name}` could not be defined (see the error there)"),
+            )
+        }
+    }
 }
 
 /// Where an effect-list problem is: a JSON pointer relative to the list, a byte offset inside the expression
@@ -42,6 +68,8 @@ struct Binding {
     name: String,
     slot: u16,
     ty: Ty,
+    /// The name's definition failed (and was reported): uses of it are follow-up errors, not new ones.
+    failed: bool,
 }
 
 /// Compiles expressions for one block of rules (an action, a hook...). Locals get slots as they appear.
@@ -60,6 +88,7 @@ type R<T> = Result<T, ExprError>;
 
 fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
     Err(ExprError {
+        follow_up: false,
         pos,
         message: message.into(),
         hint: None,
@@ -68,10 +97,35 @@ fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
 
 fn err_hint<T>(pos: usize, message: impl Into<String>, hint: impl Into<String>) -> R<T> {
     Err(ExprError {
+        follow_up: false,
         pos,
         message: message.into(),
         hint: Some(hint.into()),
     })
+}
+
+fn syntax(e: expr::SyntaxError) -> ExprError {
+    ExprError {
+        hint: e.hint,
+        ..ExprError::new(e.pos, e.message)
+    }
+}
+
+/// The first error that is not a follow-up of an earlier one, else the first error, else all values.
+fn first_real<T>(results: impl IntoIterator<Item = R<T>>) -> R<Vec<T>> {
+    let mut values = Vec::new();
+    let mut follow_up = None;
+    for r in results {
+        match r {
+            Ok(v) => values.push(v),
+            Err(e) if !e.follow_up => return Err(e),
+            Err(e) => follow_up = follow_up.or(Some(e)),
+        }
+    }
+    match follow_up {
+        Some(e) => Err(e),
+        None => Ok(values),
+    }
 }
 
 /// The closest candidate by edit distance, for "did you mean" hints.
@@ -151,8 +205,20 @@ impl<'a, 'b> Compiler<'a, 'b> {
             name: name.to_string(),
             slot,
             ty,
+            failed: false,
         });
         slot
+    }
+
+    /// Declares a name whose definition failed with a reported error, so that its uses are not reported
+    /// again as unknown names (with unrelated "did you mean" hints).
+    pub fn bind_failed(&mut self, name: &str) {
+        self.names.push(Binding {
+            name: name.to_string(),
+            slot: 0,
+            ty: Ty::Nothing,
+            failed: true,
+        });
     }
 
     /// Binds an element (`it`, and its fields by bare name) for a nested predicate.
@@ -180,22 +246,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     pub fn text_expr(&mut self, text: &str) -> R<(Expr, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError {
-            pos: e.pos,
-            message: e.message,
-            hint: None,
-        })?;
+        let node = expr::parse(text).map_err(syntax)?;
         self.expr(&node)
     }
 
     pub fn json_set(&mut self, v: &Json) -> R<SetExpr> {
         match v {
             Json::String(s) => {
-                let node = expr::parse(s).map_err(|e| ExprError {
-                    pos: e.pos,
-                    message: e.message,
-                    hint: None,
-                })?;
+                let node = expr::parse(s).map_err(syntax)?;
                 self.set(&node)
             }
             _ => err(
@@ -263,6 +321,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     fn name(&mut self, name: &str, pos: usize) -> R<(Expr, Ty)> {
         if let Some(b) = self.names.iter().rev().find(|b| b.name == name) {
+            if b.failed {
+                return Err(ExprError::follow_up(pos, name));
+            }
             return Ok((Expr::Local(b.slot), b.ty));
         }
         if name == "it" {
@@ -296,15 +357,79 @@ impl<'a, 'b> Compiler<'a, 'b> {
         if let Some(i) = self.cat.players.iter().position(|p| p == name) {
             return Ok((Expr::Const(Value::Player(i as u8)), Ty::Player));
         }
-        let mut known: Vec<&str> = self.names.iter().map(|b| b.name.as_str()).collect();
+        err_hint(
+            pos,
+            format!("unknown name `{name}`"),
+            self.unknown_name_hint(name),
+        )
+    }
+
+    /// Help for an unknown bare name: a name of the right kind written without its prefix, a word of
+    /// another language, a close local name; always the reminder that text needs quotes.
+    fn unknown_name_hint(&self, name: &str) -> String {
+        let quote = format!("to write text, quote it: '{name}'");
+        if self.cat.settings.contains_key(name) {
+            return format!("settings are read with their prefix: `settings.{name}`");
+        }
+        if self.cat.player_vars.iter().any(|v| v.name == name) && self.has_me {
+            return format!(
+                "`{name}` is a player variable: write `me.{name}` (or `p.{name}` for a player p)"
+            );
+        }
+        if let Some(v) = self.cat.cell_vars.iter().find(|v| v.name == name) {
+            let index = if v.per_player { "[player]" } else { "" };
+            return format!(
+                "`{name}` is a cell variable: read it from a cell, as in `c.{name}{index}`"
+            );
+        }
+        if self.cat.unit_vars.iter().any(|v| v.name == name) {
+            return format!("`{name}` is a unit variable: read it from a unit, as in `u.{name}`");
+        }
+        let is_set = ["cells", "units", "players"].contains(&name)
+            || self.cat.tables.iter().any(|t| t.name == name);
+        if is_set {
+            return format!("`{name}` is a set, not a value: wrap it: count({name}), any({name} where ...), first(...) or sum(..., value)");
+        }
+        if let Some(h) = super::hints::foreign_name(name) {
+            return h.to_string();
+        }
+        let mut known: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|b| !b.failed)
+            .map(|b| b.name.as_str())
+            .collect();
         known.extend([
             "me", "opponent", "turn", "ply", "points", "round", "settings", "it",
         ]);
-        let hint = match closest(name, known.iter().copied()) {
-            Some(c) => format!("did you mean `{c}`?"),
-            None => format!("names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME; to write text, quote it: '{name}'"),
-        };
-        err_hint(pos, format!("unknown name `{name}`"), hint)
+        known.extend(self.cat.players.iter().map(String::as_str));
+        if let Some(c) = closest(name, known.iter().copied()) {
+            return format!("did you mean `{c}`? ({quote})");
+        }
+        // A misspelt variable or setting written without what it belongs to.
+        let mut prefixed: Vec<(&str, String)> = Vec::new();
+        for v in self.cat.cell_vars {
+            let index = if v.per_player { "[player]" } else { "" };
+            prefixed.push((&v.name, format!("c.{}{index}` (a cell variable", v.name)));
+        }
+        if self.has_me {
+            for v in self.cat.player_vars {
+                prefixed.push((&v.name, format!("me.{}` (a player variable", v.name)));
+            }
+        }
+        for v in self.cat.unit_vars {
+            prefixed.push((&v.name, format!("u.{}` (a unit variable", v.name)));
+        }
+        for k in self.cat.settings.keys() {
+            prefixed.push((k, format!("settings.{k}` (a setting")));
+        }
+        match closest(name, prefixed.iter().map(|(n, _)| *n)) {
+            Some(c) => {
+                let full = prefixed.iter().find(|(n, _)| *n == c).map_or("", |(_, f)| f.as_str());
+                format!("did you mean `{full})? ({quote})")
+            }
+            None => format!("names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME; {quote}"),
+        }
     }
 
     fn var_field(decls: &[VarDecl], name: &str) -> Option<VarDecl> {
@@ -448,6 +573,8 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     fn index(&mut self, base: &Node, index: &Node, pos: usize) -> R<(Expr, Ty)> {
+        const ONLY: &str =
+            "only per-player cell variables can be indexed, as in `cell.var[player]`";
         // A bare per-player variable inside a cell filter means the element's: `count[me]`.
         let implicit;
         let (cell, var): (&Node, &String) = match &base.ast {
@@ -463,43 +590,81 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 (&implicit, var)
             }
             _ => {
-                return err(
-                    pos,
-                    "only per-player cell variables can be indexed, as in `cell.var[player]`",
-                )
+                // What the base is comes first: an unknown name is that, not an indexing problem.
+                let (_, ty) = self.expr(base)?;
+                return err_hint(pos, format!("{} cannot be indexed", ty.name()), ONLY);
             }
         };
-        {
-            let (c, cty) = self.expr(cell)?;
-            if cty == Ty::Cell {
-                if let Some(d) = Self::var_field(self.cat.cell_vars, var) {
-                    if !d.per_player {
-                        return err(pos, format!("`{var}` is not a per-player variable"));
-                    }
-                    let (p, pty) = self.expr(index)?;
-                    if pty != Ty::Player {
-                        return err(
-                            index.pos,
-                            format!("index `{var}` with a player, not {}", pty.name()),
-                        );
-                    }
-                    return Ok((
-                        Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty),
-                        d.ty,
-                    ));
-                }
-            }
+        let (c, cty) = self.expr(cell)?;
+        if cty != Ty::Cell {
+            // `me.gold[P1]`: an unknown field is reported as such; a known one cannot be indexed.
+            self.field_of(c, cty, var, base.pos)?;
+            return err_hint(
+                pos,
+                format!("`{var}` is not a per-player cell variable, so it cannot be indexed"),
+                ONLY,
+            );
         }
-        err(
-            pos,
-            "only per-player cell variables can be indexed, as in `cell.var[player]`",
-        )
+        const BUILTIN: [&str; 6] = ["owner", "id", "row", "col", "unit", "empty"];
+        let Some(d) = Self::var_field(self.cat.cell_vars, var) else {
+            if BUILTIN.contains(&var.as_str()) {
+                return err_hint(
+                    pos,
+                    format!("`{var}` is not a per-player variable"),
+                    format!("it has one value per cell: write `cell.{var}` without `[...]`"),
+                );
+            }
+            let per_player: Vec<&str> = self
+                .cat
+                .cell_vars
+                .iter()
+                .filter(|d| d.per_player)
+                .map(|d| d.name.as_str())
+                .collect();
+            let all = self.cat.cell_vars.iter().map(|d| d.name.as_str());
+            let hint = match closest(var, per_player.iter().copied()).or_else(|| closest(var, all))
+            {
+                Some(near) => format!("did you mean `{near}`?"),
+                None if per_player.is_empty() => {
+                    "this ruleset declares no per-player cell variables".into()
+                }
+                None => format!("per-player cell variables: {}", per_player.join(", ")),
+            };
+            return err_hint(base.pos, format!("unknown variable `{var}`"), hint);
+        };
+        if !d.per_player {
+            return err_hint(
+                pos,
+                format!("`{var}` is not a per-player variable"),
+                format!("it has one value per cell: write `cell.{var}` without `[...]`"),
+            );
+        }
+        let (p, pty) = self.expr(index)?;
+        if pty != Ty::Player {
+            return err(
+                index.pos,
+                format!("index `{var}` with a player, not {}", pty.name()),
+            );
+        }
+        Ok((
+            Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty),
+            d.ty,
+        ))
     }
 
     fn binary(&mut self, op: &str, a: &Node, b: &Node, pos: usize) -> R<(Expr, Ty)> {
-        let (ea, ta) = self.expr(a)?;
-        // A text literal compared with a row must name a row of that table.
-        let (eb, tb) = self.expr(b)?;
+        let (ra, rb) = (self.expr(a), self.expr(b));
+        let (ra, rb) = if matches!(op, "==" | "!=") {
+            let ty = |r: &R<(Expr, Ty)>| r.as_ref().ok().map(|x| x.1);
+            let (ta, tb) = (ty(&ra), ty(&rb));
+            (self.text_hint(ra, a, tb), self.text_hint(rb, b, ta))
+        } else {
+            (ra, rb)
+        };
+        let mut both = first_real([ra, rb])?.into_iter();
+        let (Some((ea, ta)), Some((eb, tb))) = (both.next(), both.next()) else {
+            return err(pos, "internal: a binary operator without two operands");
+        };
         let bin = |o: BinOp| Expr::Bin(o, Box::new(ea.clone()), Box::new(eb.clone()));
         match op {
             "+" | "-" | "*" | "/" | "%" => {
@@ -596,6 +761,54 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
     }
 
+    /// `c.kind == grass`: an unknown bare name compared with text, a row or a player was most likely meant
+    /// as text; say that first (a row of that table, if it is one), even when a local name is close.
+    fn text_hint(&self, r: R<(Expr, Ty)>, node: &Node, other: Option<Ty>) -> R<(Expr, Ty)> {
+        let mut e = match r {
+            Ok(v) => return Ok(v),
+            Err(e) => e,
+        };
+        let (Ast::Name(name), Some(ty)) = (&node.ast, other) else {
+            return Err(e);
+        };
+        if e.follow_up || e.message != format!("unknown name `{name}`") {
+            return Err(e);
+        }
+        let quoted = match ty {
+            Ty::Row(t) => {
+                let table = &self.cat.tables[t as usize];
+                match table.row(name) {
+                    Some(_) => format!("`{name}` is a row of table `{}`: quote it: '{name}'", table.name),
+                    None => match closest(name, table.keys.iter().map(String::as_str)) {
+                        Some(k) => format!("to compare with a row of table `{}`, quote its key: did you mean '{k}'?", table.name),
+                        None => format!("to compare with a row of table `{}`, quote its key (rows: {})", table.name, table.keys.join(", ")),
+                    },
+                }
+            }
+            Ty::Text => format!("to compare with text, quote it: '{name}'"),
+            Ty::Player => {
+                e.hint = Some(
+                    match closest(name, self.cat.players.iter().map(String::as_str)) {
+                        Some(p) => format!("did you mean the player `{p}`?"),
+                        None => format!("players: {}", self.cat.players.join(", ")),
+                    },
+                );
+                return Err(e);
+            }
+            _ => return Err(e),
+        };
+        let local = self
+            .names
+            .iter()
+            .filter(|b| !b.failed)
+            .map(|b| b.name.as_str());
+        e.hint = Some(match closest(name, local) {
+            Some(near) => format!("{quoted} (or did you mean the name `{near}`?)"),
+            None => quoted,
+        });
+        Err(e)
+    }
+
     /// A literal compared with a row or player must be one of its keys: catches typos at analysis.
     fn check_key(&mut self, ty: Ty, lit: &Expr, pos: usize) -> R<()> {
         let Expr::Const(Value::Text(sym)) = lit else {
@@ -636,7 +849,8 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 format!("`{f}` takes {n} argument(s), found {}", args.len()),
             );
         }
-        args.iter().map(|a| self.expr(a)).collect()
+        let compiled: Vec<R<(Expr, Ty)>> = args.iter().map(|a| self.expr(a)).collect();
+        first_real(compiled)
     }
 
     fn want(&self, f: &str, got: Ty, want: Ty, pos: usize) -> R<()> {
@@ -819,10 +1033,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             ),
                         );
                     }
-                    let v: Vec<Expr> = args
-                        .iter()
-                        .map(|a| self.expr(a).map(|(e, _)| e))
-                        .collect::<R<_>>()?;
+                    let compiled: Vec<R<Expr>> =
+                        args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect();
+                    let v = first_real(compiled)?;
                     return Ok((Expr::Script(i as u16, v), Ty::Int));
                 }
                 let mut names = vec![
@@ -848,11 +1061,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     "player",
                 ];
                 names.extend(self.cat.script_fns.iter().map(|(n, _)| n.as_str()));
-                let hint = match closest(f, names.iter().copied()) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => "built-in functions and the functions of the ruleset's scripts are available".into(),
+                let hint = hints::unknown_function(f, closest(f, names.iter().copied()), false);
+                let message = if hints::SET_FUNCTIONS.contains(&f) {
+                    format!("`{f}(...)` is a set, not a value")
+                } else {
+                    format!("unknown function `{f}`")
                 };
-                err_hint(pos, format!("unknown function `{f}`"), hint)
+                err_hint(pos, message, hint)
             }
         }
     }
@@ -917,11 +1132,20 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 "players" => Ok((SetSource::Players, Ty::Player)),
                 other => match self.cat.tables.iter().position(|t| t.name == other) {
                     Some(t) => Ok((SetSource::Rows(t as u16), Ty::Row(t as u16))),
-                    None => err_hint(
-                        pos,
-                        format!("`{other}` is not a set"),
-                        "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)",
-                    ),
+                    None => {
+                        if let Some(b) = self.names.iter().rev().find(|b| b.name == other) {
+                            if b.failed {
+                                return Err(ExprError::follow_up(pos, other));
+                            }
+                        }
+                        let mut sets = vec!["cells", "units", "players"];
+                        sets.extend(self.cat.tables.iter().map(|t| t.name.as_str()));
+                        let hint = match closest(other, sets.iter().copied()) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)".into(),
+                        };
+                        err_hint(pos, format!("`{other}` is not a set"), hint)
+                    }
                 },
             },
             Ast::Call(f, args) => match f.as_str() {
@@ -963,7 +1187,17 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     }
                     Ok((SetSource::Reachable { from, max, slot, pred }, Ty::Cell))
                 }
-                _ => err_hint(pos, format!("`{f}(...)` is not a set"), "set functions: neighbours, within, reachable, range"),
+                _ => {
+                    let near = closest(f, hints::SET_FUNCTIONS);
+                    let hint = match hints::foreign_function(f) {
+                        Some(h) => h,
+                        None => match near {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "set functions: neighbours, within, reachable, range".into(),
+                        },
+                    };
+                    err_hint(pos, format!("`{f}(...)` is not a set"), hint)
+                }
             },
             _ => err_hint(pos, "expected a set", "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)"),
         }
@@ -971,11 +1205,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     /// Compiles an assignment target such as `to.count[me]`, `me.score`, `unit.ready` or a `let` name.
     pub fn place(&mut self, text: &str) -> R<(Place, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError {
-            pos: e.pos,
-            message: e.message,
-            hint: None,
-        })?;
+        let node = expr::parse(text).map_err(syntax)?;
         match self.expr(&node)? {
             (Expr::Local(s), t) => {
                 if self.elems.iter().any(|(slot, _)| *slot == s) {
@@ -1026,6 +1256,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 errors,
                 ptr.into(),
                 ExprError {
+                    follow_up: false,
                     pos: 0,
                     message: "an effect is a mapping such as `{add: {me.score: 1}}`".into(),
                     hint: None,
@@ -1047,6 +1278,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
         };
         if allowed.is_empty() && map.len() != 1 {
             return fail(errors, ptr.into(), ExprError {
+                follow_up: false,
                 pos: 0,
                 message: "an effect has exactly one kind: let, set, add, sub, emit, if, for, eval, win, draw, end_turn, create_unit, destroy_unit".into(),
                 hint: None,
@@ -1058,6 +1290,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     errors,
                     key_ptr(k),
                     ExprError {
+                        follow_up: false,
                         pos: 0,
                         message: format!("unexpected key `{k}` in this effect"),
                         hint: Some(format!("allowed: {}", allowed.join(", "))),
@@ -1079,6 +1312,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         errors,
                         key_ptr(kind),
                         ExprError {
+                            follow_up: false,
                             pos: 0,
                             message: "`let` takes a mapping of names to expressions".into(),
                             hint: None,
@@ -1093,7 +1327,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             stmts.push(Stmt::Let(slot, e));
                         }
                         Err(e) => {
+                            // Still declared: later uses are consequences, not further mistakes.
                             fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);
+                            self.bind_failed(name);
                         }
                     }
                 }
@@ -1110,6 +1346,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         errors,
                         key_ptr(kind),
                         ExprError {
+                            follow_up: false,
                             pos: 0,
                             message: format!("`{kind}` takes a mapping of targets to expressions"),
                             hint: None,
@@ -1153,6 +1390,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                                     errors,
                                     vptr,
                                     ExprError {
+                                        follow_up: false,
                                         pos: 0,
                                         message: format!(
                                             "cannot {kind} {} to `{target}` of type {}",
@@ -1179,6 +1417,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         errors,
                         key_ptr(kind),
                         ExprError {
+                            follow_up: false,
                             pos: 0,
                             message: "`emit` takes a mapping with `type` and fields".into(),
                             hint: None,
@@ -1190,6 +1429,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                         errors,
                         key_ptr(kind),
                         ExprError {
+                            follow_up: false,
                             pos: 0,
                             message: "`emit` needs `type: <event name>`".into(),
                             hint: None,
@@ -1209,6 +1449,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                                 errors,
                                 format!("{}/{}", key_ptr(kind), esc(name)),
                                 ExprError {
+                                    follow_up: false,
                                     pos: 0,
                                     message:
                                         "event fields cannot draw random numbers or call scripts"
@@ -1243,6 +1484,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             errors,
                             ptr.into(),
                             ExprError {
+                                follow_up: false,
                                 pos: 0,
                                 message: "`if` needs `then:` with a list of effects".into(),
                                 hint: None,
@@ -1258,6 +1500,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             errors,
                             key_ptr("else"),
                             ExprError {
+                                follow_up: false,
                                 pos: 0,
                                 message: "`else` takes a list of effects".into(),
                                 hint: None,
@@ -1269,13 +1512,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             "for" => {
                 let Json::Object(m) = body else {
-                    return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes one `name: set`, as in `for: {u: units where owner == me}`".into(), hint: None });
+                    return fail(errors, key_ptr("for"), ExprError::new(0, "`for` takes one `name: set`, as in `for: {u: units where owner == me}`"));
                 };
                 if m.len() != 1 {
                     return fail(
                         errors,
                         key_ptr("for"),
                         ExprError {
+                            follow_up: false,
                             pos: 0,
                             message: "`for` takes exactly one `name: set`".into(),
                             hint: None,
@@ -1285,12 +1529,22 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 let (name, set) = m.iter().next()?;
                 let s = match self.json_set(set) {
                     Ok(s) => s,
-                    Err(e) => return fail(errors, format!("{}/{}", key_ptr("for"), esc(name)), e),
+                    Err(e) => {
+                        // The body is still checked, with the loop name known to have failed.
+                        fail(errors, format!("{}/{}", key_ptr("for"), esc(name)), e);
+                        self.bind_failed(name);
+                        if let Some(Json::Array(l)) = map.get("do") {
+                            self.effects(l, &key_ptr("do"), errors);
+                        }
+                        self.names.pop();
+                        return None;
+                    }
                 };
                 self.names.push(Binding {
                     name: name.clone(),
                     slot: s.slot,
                     ty: s.elem,
+                    failed: false,
                 });
                 let body = match map.get("do") {
                     Some(Json::Array(l)) => self.effects(l, &key_ptr("do"), errors),
@@ -1300,6 +1554,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             errors,
                             ptr.into(),
                             ExprError {
+                                follow_up: false,
                                 pos: 0,
                                 message: "`for` needs `do:` with a list of effects".into(),
                                 hint: None,
@@ -1322,6 +1577,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             errors,
                             key_ptr("win"),
                             ExprError {
+                                follow_up: false,
                                 pos: 0,
                                 message: format!("`win` names a player, found {}", t.name()),
                                 hint: None,
@@ -1337,6 +1593,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             errors,
                             ptr.into(),
                             ExprError {
+                                follow_up: false,
                                 pos: 0,
                                 message: "`win` needs `reason: <code>`".into(),
                                 hint: None,
@@ -1352,6 +1609,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     errors,
                     key_ptr(kind),
                     ExprError {
+                        follow_up: false,
                         pos: 0,
                         message: "`draw` takes a reason code".into(),
                         hint: None,
@@ -1365,6 +1623,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     errors,
                     key_ptr(kind),
                     ExprError {
+                        follow_up: false,
                         pos: 0,
                         message: format!("`destroy_unit` takes a unit, found {}", t.name()),
                         hint: None,
@@ -1377,6 +1636,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 errors,
                 key_ptr(other),
                 ExprError {
+                    follow_up: false,
                     pos: 0,
                     message: format!("unknown effect `{other}`"),
                     hint: closest(
@@ -1410,67 +1670,113 @@ impl<'a, 'b> Compiler<'a, 'b> {
         errors: &mut Vec<EffectError>,
     ) -> Option<Stmt> {
         let esc = super::yaml::pointer_escape;
-        let mut fail = |p: String, m: String| {
+        let fail = |errors: &mut Vec<EffectError>, p: String, e: ExprError| {
             errors.push(EffectError {
                 pointer: p,
-                error: ExprError {
-                    pos: 0,
-                    message: m,
-                    hint: None,
-                },
+                error: e,
             });
-            None
+        };
+        // The name given with `as` is declared whatever happens, so its uses are not reported again.
+        let bind_as = |this: &mut Self, ok: bool| match m_as(body) {
+            Some(n) if ok => Some(this.bind(n, Ty::Unit)),
+            Some(n) => {
+                this.bind_failed(n);
+                None
+            }
+            None => None,
         };
         let Json::Object(m) = body else {
-            return fail(
+            fail(
+                errors,
                 ptr.into(),
-                "`create_unit` takes type, owner, at, and optionally vars and as".into(),
+                ExprError::new(
+                    0,
+                    "`create_unit` takes type, owner, at, and optionally vars and as",
+                ),
             );
+            return None;
         };
         let Some(table) = self.cat.unit_table else {
-            return fail(ptr.into(), "this ruleset declares no units".into());
+            fail(
+                errors,
+                ptr.into(),
+                ExprError::new(0, "this ruleset declares no units"),
+            );
+            bind_as(self, false);
+            return None;
         };
-        let get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
-            let v = m.get(k)?;
+        let mut ok = true;
+        let mut get = |k: &str,
+                       want: Ty,
+                       what: &str,
+                       this: &mut Self,
+                       errors: &mut Vec<EffectError>| {
+            let kptr = format!("{ptr}/{k}");
+            let Some(v) = m.get(k) else {
+                ok = false;
+                fail(
+                    errors,
+                    ptr.into(),
+                    ExprError::new(0, format!("`create_unit` needs `{k}` ({what})")),
+                );
+                return None;
+            };
             match this.json_expr(v) {
-                Ok((e, t)) if t == want || (t == Ty::Text && matches!(want, Ty::Row(_))) => Some(e),
-                _ => None,
+                Ok((e, t)) if t == want => Some(e),
+                Ok((e, Ty::Text)) if matches!(want, Ty::Row(_)) => {
+                    match this.check_key(want, &e, 0) {
+                        Ok(()) => Some(e),
+                        Err(err) => {
+                            ok = false;
+                            fail(errors, kptr, err);
+                            None
+                        }
+                    }
+                }
+                Ok((_, t)) => {
+                    ok = false;
+                    fail(
+                        errors,
+                        kptr,
+                        ExprError::new(0, format!("`{k}` must be {what}, this is {}", t.name())),
+                    );
+                    None
+                }
+                Err(err) => {
+                    ok = false;
+                    fail(errors, kptr, err);
+                    None
+                }
             }
         };
-        let kind = get("type", Ty::Row(table), self);
-        let owner = get("owner", Ty::Player, self);
-        let at = get("at", Ty::Cell, self);
-        let (Some(kind), Some(owner), Some(at)) = (kind, owner, at) else {
-            return fail(
-                ptr.into(),
-                "`create_unit` needs `type` (a unit type), `owner` (a player) and `at` (a cell)"
-                    .into(),
-            );
-        };
+        let kind = get("type", Ty::Row(table), "a unit type", self, errors);
+        let owner = get("owner", Ty::Player, "a player", self, errors);
+        let at = get("at", Ty::Cell, "a cell", self, errors);
         let mut init = Vec::new();
         if let Some(Json::Object(vars)) = m.get("vars") {
             for (name, v) in vars {
+                let vptr = format!("{ptr}/vars/{}", esc(name));
                 let Some(d) = self.cat.unit_vars.iter().find(|d| d.name == *name).cloned() else {
-                    return fail(
-                        format!("{ptr}/vars/{}", esc(name)),
-                        format!("units have no variable `{name}`"),
-                    );
+                    let near = closest(name, self.cat.unit_vars.iter().map(|d| d.name.as_str()));
+                    let mut e =
+                        ExprError::new(usize::MAX, format!("units have no variable `{name}`"));
+                    e.hint = near.map(|c| format!("did you mean `{c}`?"));
+                    fail(errors, vptr, e);
+                    ok = false;
+                    continue;
                 };
                 match self.json_expr(v) {
                     Ok((e, _)) => init.push((d.slot, d.ty, e)),
                     Err(e) => {
-                        errors.push(EffectError {
-                            pointer: format!("{ptr}/vars/{}", esc(name)),
-                            error: e,
-                        });
-                        return None;
+                        fail(errors, vptr, e);
+                        ok = false;
                     }
                 }
             }
         }
-        let bind = match m.get("as") {
-            Some(Json::String(n)) => Some(self.bind(n, Ty::Unit)),
-            _ => None,
+        let bind = bind_as(self, ok);
+        let (Some(kind), Some(owner), Some(at), true) = (kind, owner, at, ok) else {
+            return None;
         };
         Some(Stmt::CreateUnit {
             kind,
@@ -1480,6 +1786,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
             bind,
         })
     }
+}
+
+/// The name a `create_unit` binds with `as`, if any.
+fn m_as(body: &Json) -> Option<&str> {
+    body.get("as").and_then(Json::as_str)
 }
 
 /// Several statements produced by one YAML entry.

@@ -3,6 +3,7 @@ pub mod analyze;
 pub mod compile;
 pub mod expr;
 pub mod game;
+pub mod hints;
 pub mod ir;
 pub mod load;
 pub mod plan;
