@@ -9,8 +9,10 @@ use serde_json::Value as Json;
 
 use super::compile::{closest, Catalog, Compiler, EffectError, ExprError};
 use super::game::*;
+use super::initial::{self, Refused};
 use super::ir::Expr;
 use super::raw::*;
+use super::settings;
 use super::yaml::{pointer_escape as esc, YamlDoc};
 use crate::board::{Axis, Board, HexLayout, IdScheme, Label};
 use crate::diagnostic::{Diagnostic, SourceFile};
@@ -109,7 +111,7 @@ impl Diags {
 }
 
 /// The span of the character at `pos` inside the expression written at `ptr`.
-fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
+pub(super) fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
     let vs = doc
         .value_span(ptr)
         .unwrap_or_else(|| doc.span_or_parent(ptr));
@@ -296,77 +298,25 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             );
         }
     }
-    for (k, lim) in &raw.limits {
-        let Some(v) = settings.get(k) else {
-            d.key(
-                rd,
-                &format!("/limits/{}", esc(k)),
-                "ruleset::unknown_setting",
-                format!("limit for unknown setting `{k}`"),
-                Some(match closest(k, raw.settings.keys().map(|s| s.as_str())) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => "declare the setting under `settings:` first".into(),
-                }),
-            );
-            continue;
+    {
+        let declared =
+            |k: &str| json_scalar_ty(src.declared_settings.get(k).or(raw.settings.get(k))?);
+        let site = |k: &str| {
+            let (in_scenario, pointer) = setting_ptr[k].clone();
+            settings::Site {
+                doc: if in_scenario { sd } else { rd },
+                pointer,
+                via_set: src.overrides.iter().any(|o| *o == format!("settings.{k}")),
+            }
         };
-        let (in_scenario, ptr) = setting_ptr[k].clone();
-        let doc = if in_scenario { sd } else { rd };
-        let via_set = src.overrides.iter().any(|o| o == &format!("settings.{k}"));
-        let origin = if via_set { " (set with --set)" } else { "" };
-        if !lim.one_of.is_empty() && !lim.one_of.contains(v) {
-            let opts: Vec<String> = lim.one_of.iter().map(|x| x.to_string()).collect();
-            d.at(
-                doc,
-                &ptr,
-                "ruleset::setting_out_of_range",
-                format!(
-                    "setting `{k}` is {v}{origin}, which is not one of {}",
-                    opts.join(", ")
-                ),
-                None,
-            );
-            continue;
-        }
-        if let Some(x) = v.as_f64() {
-            let low = lim
-                .min
-                .is_some_and(|m| if lim.min_exclusive { x <= m } else { x < m });
-            let high = lim.max.is_some_and(|m| x > m);
-            if low || high {
-                let range = format!(
-                    "{}{} .. {}",
-                    if lim.min_exclusive { "more than " } else { "" },
-                    lim.min.map_or("-inf".into(), |m| m.to_string()),
-                    lim.max.map_or("+inf".into(), |m| m.to_string())
-                );
-                d.at(
-                    doc,
-                    &ptr,
-                    "ruleset::setting_out_of_range",
-                    format!("setting `{k}` is {v}{origin}, outside its allowed range {range}"),
-                    Some(format!("choose a value in {range}")),
-                );
-            }
-            let declared = src.declared_settings.get(k).unwrap_or(&raw.settings[k]);
-            if json_scalar_ty(declared) == Some(Ty::Int) && v.as_i64().is_none() {
-                d.at(
-                    doc,
-                    &ptr,
-                    "ruleset::setting_type",
-                    format!("setting `{k}` must be a whole number"),
-                    None,
-                );
-            }
-        } else if lim.min.is_some() || lim.max.is_some() {
-            d.at(
-                doc,
-                &ptr,
-                "ruleset::setting_type",
-                format!("setting `{k}` must be a number"),
-                None,
-            );
-        }
+        let limits = settings::Limits {
+            ruleset: rd,
+            players: &raw.players,
+            settings: &settings,
+            declared: &declared,
+            site: &site,
+        };
+        d.list.extend(limits.check(&raw.limits));
     }
     let rng = match settings.get("rng") {
         None => RngKind::ChaCha8,
@@ -511,7 +461,23 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 (Some(Json::String(s)), Ty::Row(t)) if tables[t as usize].row(s).is_some() => {
                     Value::Row(t, tables[t as usize].row(s).unwrap_or(0))
                 }
-                (Some(Json::String(_)), _) => Value::None, // an expression, compiled below
+                // A per-cell expression, compiled once the board is known.
+                (Some(Json::String(_)), _) if scope == "cell" => Value::None,
+                (Some(Json::String(s)), _) => {
+                    let players = &raw.players;
+                    match initial::constant(s, ty, scope, players, &settings, &tables, symbols) {
+                        Ok(v) => v,
+                        Err(Refused::Expression(e)) => {
+                            d.expr(rd, &format!("{ptr}/initial"), e);
+                            Value::None
+                        }
+                        Err(Refused::Type { message, hint }) => {
+                            let at = format!("{ptr}/initial");
+                            d.at(rd, &at, "ruleset::bad_type", message, Some(hint));
+                            Value::None
+                        }
+                    }
+                }
                 (Some(_), _) => {
                     d.at(
                         rd,
@@ -519,8 +485,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         "ruleset::bad_type",
                         format!("initial value does not fit type {}", ty.name()),
                         Some(format!(
-                            "give a {} value, or an expression as text",
-                            ty.name()
+                            "give {} value, or an expression as text",
+                            initial::with_article(ty)
                         )),
                     );
                     Value::None
@@ -745,9 +711,27 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
                 let mut c = Compiler::new(&cat, &mut symbols, false);
                 c.push_elem(Ty::Cell);
+                let ptr = format!("/state/cell/{}/initial", esc(v.0));
                 match c.text_expr(s) {
-                    Ok((e, _)) => exprs.push((i, e)),
-                    Err(e) => d.expr(rd, &format!("/state/cell/{}/initial", esc(v.0)), e),
+                    Ok((e, t)) if t == decl.ty || t == Ty::Nothing => exprs.push((i, e)),
+                    Ok((e, Ty::Int)) if decl.ty == Ty::Float => {
+                        exprs.push((i, Expr::Call(super::ir::Builtin::Float, vec![e])))
+                    }
+                    Ok((_, t)) => d.at(
+                        rd,
+                        &ptr,
+                        "ruleset::bad_type",
+                        format!(
+                            "this initial expression gives {}, the variable is {}",
+                            t.name(),
+                            decl.ty.name()
+                        ),
+                        Some(format!(
+                            "give {} expression",
+                            initial::with_article(decl.ty)
+                        )),
+                    ),
+                    Err(e) => d.expr(rd, &ptr, e),
                 }
             }
         }

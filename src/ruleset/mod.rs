@@ -4,12 +4,14 @@ pub mod compile;
 pub mod expr;
 pub mod game;
 pub mod hints;
+pub mod initial;
 pub mod ir;
 pub mod load;
 pub mod plan;
 pub mod raw;
 pub mod schema;
 pub mod schemas;
+pub mod settings;
 pub mod yaml;
 
 pub use game::Game;

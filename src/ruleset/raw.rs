@@ -93,8 +93,9 @@ fn default_discriminator() -> String {
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RawLimit {
-    pub min: Option<f64>,
-    pub max: Option<f64>,
+    /// A number, or a constant expression of settings (text).
+    pub min: Option<Json>,
+    pub max: Option<Json>,
     #[serde(default)]
     pub min_exclusive: bool,
     #[serde(default)]
