@@ -980,6 +980,18 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
     let mut wire_aliases = Vec::new();
     for (alias, target) in &raw.wire.aliases {
+        if actions.iter().any(|a| a.name == *alias) {
+            d.key(
+                rd,
+                &format!("/wire/aliases/{}", esc(alias)),
+                "ruleset::alias_shadows_action",
+                format!("alias `{alias}` is also the name of an action"),
+                Some(format!(
+                    "`{alias}` already means the action `{alias}`: give the alias another name, or drop it"
+                )),
+            );
+            continue;
+        }
         match actions.iter().position(|a| a.name == *target) {
             Some(i) => wire_aliases.push((alias.clone(), i as u16)),
             None => d.at(
@@ -1492,16 +1504,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             }
             match parse_value(decl.ty, v, symbols) {
                 Some(val) => {
-                    if let (Some(min), Value::Int(i)) = (decl.min, val) {
-                        if i < min {
-                            d.at(
-                                sd,
-                                &fptr,
-                                "scenario::bad_value",
-                                format!("`{k}` must be at least {min}"),
-                                None,
-                            );
-                        }
+                    if let Some(m) = outside_bounds(decl, val) {
+                        d.at(sd, &fptr, "scenario::bad_value", m, None);
                     }
                     st.cell_vars[c * cell_slots + decl.slot as usize] = val.encode();
                 }
@@ -1769,6 +1773,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 match unit_vars.iter().find(|x| x.name == *k) {
                     Some(decl) => match parse_value(decl.ty, v, &mut symbols) {
                         Some(val) => {
+                            if let Some(m) = outside_bounds(decl, val) {
+                                let ptr = format!("{uptr}/vars/{}", esc(k));
+                                d.at(sd, &ptr, "scenario::bad_value", m, None);
+                            }
                             let i = idx as usize * unit_slots + decl.slot as usize;
                             st.unit_vars[i] = val.encode();
                         }
@@ -1850,6 +1858,21 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         initial: st,
         max_locals: max_locals.max(SIGHT_SLOT as usize + 16),
     })
+}
+
+/// The message for a scenario value outside its variable's `min`/`max`, if it is outside.
+fn outside_bounds(decl: &VarDecl, v: Value) -> Option<String> {
+    let Value::Int(i) = v else { return None };
+    if decl.min.is_some_and(|m| i < m) || decl.max.is_some_and(|m| i > m) {
+        Some(format!(
+            "`{}` must be within {} .. {}, this is {i}",
+            decl.name,
+            decl.min.map_or("-inf".into(), |m| m.to_string()),
+            decl.max.map_or("+inf".into(), |m| m.to_string())
+        ))
+    } else {
+        None
+    }
 }
 
 /// Attaches to each parameter the later bounds and action checks that depend only on parameters up to it.
