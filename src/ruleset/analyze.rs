@@ -1863,16 +1863,16 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
 /// The message for a scenario value outside its variable's `min`/`max`, if it is outside.
 fn outside_bounds(decl: &VarDecl, v: Value) -> Option<String> {
     let Value::Int(i) = v else { return None };
-    if decl.min.is_some_and(|m| i < m) || decl.max.is_some_and(|m| i > m) {
-        Some(format!(
-            "`{}` must be within {} .. {}, this is {i}",
-            decl.name,
-            decl.min.map_or("-inf".into(), |m| m.to_string()),
-            decl.max.map_or("+inf".into(), |m| m.to_string())
-        ))
-    } else {
-        None
+    if !(decl.min.is_some_and(|m| i < m) || decl.max.is_some_and(|m| i > m)) {
+        return None;
     }
+    let name = &decl.name;
+    Some(match (decl.min, decl.max) {
+        (Some(lo), Some(hi)) => format!("`{name}` must be within {lo} .. {hi}, this is {i}"),
+        (Some(lo), None) => format!("`{name}` must be at least {lo}, this is {i}"),
+        (_, Some(hi)) => format!("`{name}` must be at most {hi}, this is {i}"),
+        (None, None) => return None,
+    })
 }
 
 /// Attaches to each parameter the later bounds and action checks that depend only on parameters up to it.
