@@ -64,16 +64,22 @@ pub fn validate(a: &ValidateArgs) -> i32 {
         }
     }
     let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = all.len() - errors;
     let written = match a.format {
         Format::Json => write_output(None, &json_text(&render_json(&all))),
         Format::Text => {
             print_diagnostics(&all);
             let files = if paths.len() == 1 { "file" } else { "files" };
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            let and_warnings = match warnings {
+                0 => String::new(),
+                w => format!(", {w} warning{}", plural(w)),
+            };
             match errors {
-                0 => eprintln!("{} {files} valid", paths.len()),
+                0 => eprintln!("{} {files} valid{and_warnings}", paths.len()),
                 n => eprintln!(
-                    "{n} error{} in {} {files}",
-                    if n == 1 { "" } else { "s" },
+                    "{n} error{}{and_warnings} in {} {files}",
+                    plural(n),
                     paths.len()
                 ),
             }

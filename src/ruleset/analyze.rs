@@ -172,8 +172,14 @@ fn json_scalar_ty(v: &Json) -> Option<Ty> {
     }
 }
 
-/// Analyses the sources into a game.
-pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
+/// Analyses the sources into a game, with the warnings found once it has no errors.
+pub fn analyze(src: &Sources) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let game = build(src)?;
+    let warnings = super::warnings::warnings(&game, &src.ruleset);
+    Ok((game, warnings))
+}
+
+fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     let mut d = Diags {
         list: Vec::new(),
         follow_ups: Vec::new(),
@@ -973,6 +979,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             params,
             checks,
             cost,
+            cost_declared: a.cost.is_some(),
             effects,
             locals: c.locals(),
             pre_checks,
@@ -1852,7 +1859,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         victory,
         invariants,
         greedy,
-        when_stuck: raw.when_stuck,
+        when_stuck: raw.when_stuck.unwrap_or_default(),
+        when_stuck_declared: raw.when_stuck.is_some(),
         scripts,
         script_fns,
         initial: st,

@@ -15,6 +15,8 @@ use crate::diagnostic::{Diagnostic, SourceFile};
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub game: Arc<Game>,
+    /// What analysis found questionable but valid (shown by `validate`).
+    pub warnings: Vec<Diagnostic>,
     pub ruleset_path: PathBuf,
     pub scenario_path: PathBuf,
 }
@@ -385,7 +387,7 @@ pub fn load(
         mark_overridden(&sources.ruleset, overrides, &mut d);
         d
     }) {
-        Ok(mut game) => {
+        Ok((mut game, warnings)) => {
             game.rule_overrides = overrides
                 .iter()
                 .filter(|(k, _)| setting_name(k).is_none())
@@ -394,6 +396,7 @@ pub fn load(
             super::plan::plan(&mut game);
             Ok(Loaded {
                 game: Arc::new(game),
+                warnings,
                 ruleset_path: rpath,
                 scenario_path: spath,
             })
@@ -457,7 +460,10 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
             .map(str::to_string)
     };
     let result = match kind {
-        DocKind::Ruleset => load(&path.display().to_string(), None, &[]).map(|_| ()),
+        DocKind::Ruleset => match load(&path.display().to_string(), None, &[]) {
+            Ok(loaded) => return Ok(loaded.warnings),
+            Err(e) => Err(e),
+        },
         DocKind::Scenario => match name("ruleset") {
             Some(r) => match find_ruleset(&r).or_else(|| {
                 path.parent()

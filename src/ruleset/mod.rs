@@ -12,6 +12,7 @@ pub mod raw;
 pub mod schema;
 pub mod schemas;
 pub mod settings;
+pub mod warnings;
 pub mod yaml;
 
 pub use game::Game;

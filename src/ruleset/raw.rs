@@ -39,7 +39,7 @@ pub struct RawRuleset {
     #[serde(default)]
     pub agents: RawAgents,
     #[serde(default)]
-    pub when_stuck: WhenStuck,
+    pub when_stuck: Option<WhenStuck>,
 }
 
 /// What happens when a player is due but has no legal action (and may not hand in nothing).
