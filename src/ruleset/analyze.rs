@@ -7,7 +7,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
-use super::compile::{closest, Catalog, Compiler, EffectError, ExprError};
+use super::compile::{closest, Catalog, Compiler, EffectError, ExprError, Failed};
 use super::game::*;
 use super::initial::{self, Refused};
 use super::ir::Expr;
@@ -130,7 +130,52 @@ pub(super) fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
     start..end.max(start)
 }
 
-fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, String> {
+/// A declared type that cannot be used: the message, the key at fault (`type` or `table`), and a hint.
+struct BadType {
+    message: String,
+    key: &'static str,
+    hint: Option<String>,
+}
+
+impl BadType {
+    fn report(self, d: &mut Diags, doc: &YamlDoc, decl: &str) {
+        let ptr = format!("{decl}/{}", self.key);
+        d.at(doc, &ptr, "ruleset::bad_type", self.message, self.hint);
+    }
+}
+
+fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, BadType> {
+    match (raw, table) {
+        ("row", Some(t)) if !tables.iter().any(|x| x.name == t) => {
+            return Err(BadType {
+                message: format!("no table `{t}`"),
+                key: "table",
+                hint: Some(match closest(t, tables.iter().map(|x| x.name.as_str())) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None if tables.is_empty() => "declare it under `tables:`".into(),
+                    None => format!(
+                        "tables: {}",
+                        tables
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }),
+            })
+        }
+        _ => {}
+    }
+    parse_ty_name(raw, table, tables).map_err(|message| BadType {
+        message,
+        key: "type",
+        hint: Some(
+            "types: int, float, bool, text, cell, unit, player, or row (with `table:`)".into(),
+        ),
+    })
+}
+
+fn parse_ty_name(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, String> {
     Ok(match raw {
         "int" => Ty::Int,
         "float" => Ty::Float,
@@ -427,10 +472,12 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
 
     // Variables.
+    let mut failed_vars: Vec<String> = Vec::new();
     let var_decls = |scope: &str,
                      raw_vars: &IndexMap<String, RawVar>,
                      d: &mut Diags,
-                     symbols: &mut Symbols|
+                     symbols: &mut Symbols,
+                     failed_vars: &mut Vec<String>|
      -> (Vec<VarDecl>, usize) {
         let mut out = Vec::new();
         let mut slot = 0usize;
@@ -438,8 +485,9 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let ptr = format!("/state/{scope}/{}", esc(name));
             let ty = match parse_ty(&v.ty, v.table.as_deref(), &tables) {
                 Ok(t) => t,
-                Err(m) => {
-                    d.at(rd, &format!("{ptr}/type"), "ruleset::bad_type", m, Some("types: int, float, bool, text, cell, unit, player, or row (with `table:`)".into()));
+                Err(bad) => {
+                    bad.report(d, rd, &ptr);
+                    failed_vars.push(name.clone());
                     continue;
                 }
             };
@@ -532,9 +580,11 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
         (out, slot)
     };
-    let (player_vars, player_slots) = var_decls("player", &raw.state.player, &mut d, &mut symbols);
-    let (mut cell_vars, cell_slots) = var_decls("cell", &raw.state.cell, &mut d, &mut symbols);
-    let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols);
+    let fv = &mut failed_vars;
+    let (player_vars, player_slots) =
+        var_decls("player", &raw.state.player, &mut d, &mut symbols, fv);
+    let (mut cell_vars, cell_slots) = var_decls("cell", &raw.state.cell, &mut d, &mut symbols, fv);
+    let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols, fv);
     for (scope, decls) in [
         ("player", &player_vars),
         ("unit", &unit_vars),
@@ -645,7 +695,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 "unit_var" | "set_unit_var" => Some(unit_vars.iter().any(|v| v.name == lit)),
                 _ => Some(player_vars.iter().any(|v| v.name == lit)),
             };
-            if known == Some(false) {
+            if known == Some(false) && !failed_vars.contains(&lit) {
                 let candidates: Vec<String> = match f.as_str() {
                     "stat" => unit_table
                         .map(|t| {
@@ -687,6 +737,12 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         });
     }
 
+    let failed = Failed {
+        vars: &failed_vars,
+        units: raw.units.is_some() && unit_table.is_none(),
+        scripts: d.list.iter().any(|x| x.code == "script::compile"),
+    };
+
     // Board topology and the scenario's map.
     let board = build_board(&raw.board, &scen, rd, sd, &mut d);
 
@@ -704,6 +760,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             unit_table,
             script_fns: &script_fns,
             board_size,
+            failed,
         };
         let mut exprs = Vec::new();
         for (i, v) in raw.state.cell.iter().enumerate() {
@@ -758,6 +815,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         unit_table,
         script_fns: &script_fns,
         board_size,
+        failed,
     };
 
     // Line of sight and initial owners.
@@ -818,8 +876,8 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let pptr = format!("{base}/params/{}", esc(pname));
             let ty = match parse_ty(&p.ty, p.table.as_deref(), &tables) {
                 Ok(t) => t,
-                Err(m) => {
-                    d.at(rd, &format!("{pptr}/type"), "ruleset::bad_type", m, None);
+                Err(bad) => {
+                    bad.report(&mut d, rd, &pptr);
                     // Declared anyway: its uses are not further mistakes.
                     c.bind_failed(pname);
                     continue;
@@ -1432,6 +1490,9 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 continue;
             }
             let Some(decl) = cell_vars.iter().find(|x| x.name == *k) else {
+                if failed_vars.contains(k) {
+                    continue; // its declaration failed, and was reported
+                }
                 d.key(
                     sd,
                     &fptr,
@@ -1638,6 +1699,9 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         for (k, v) in vars {
             let vptr = format!("{pptr}/{}", esc(k));
             let Some(decl) = player_vars.iter().find(|x| x.name == *k) else {
+                if failed_vars.contains(k) {
+                    continue; // its declaration failed, and was reported
+                }
                 d.key(
                     sd,
                     &vptr,
@@ -1690,6 +1754,9 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (i, u) in scen.units.iter().enumerate() {
         let uptr = format!("/units/{i}");
         let Some(t) = unit_table else {
+            if raw.units.is_some() {
+                break; // `units` names an unknown table, which was reported
+            }
             d.at(
                 sd,
                 &uptr,
@@ -1795,6 +1862,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                             None,
                         ),
                     },
+                    None if failed_vars.contains(k) => {}
                     None => d.key(
                         sd,
                         &format!("{uptr}/vars/{}", esc(k)),

@@ -20,6 +20,19 @@ pub struct Catalog<'a> {
     pub script_fns: &'a [(String, usize)],
     /// Grid size (0 for graphs), readable as `board.width` and `board.height`.
     pub board_size: (u32, u32),
+    /// Declarations that failed (and were reported): what refers to them is not reported again.
+    pub failed: Failed<'a>,
+}
+
+/// Declarations of a ruleset that failed with a reported error.
+#[derive(Clone, Copy, Default)]
+pub struct Failed<'a> {
+    /// Variables (of any scope) whose declaration failed.
+    pub vars: &'a [String],
+    /// `units` names a table that does not exist.
+    pub units: bool,
+    /// A script did not compile, so its functions are unknown.
+    pub scripts: bool,
 }
 
 /// An error inside one expression: byte offset in the expression text, message and hint.
@@ -336,8 +349,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
             };
         }
         if let Some(&(slot, ty)) = self.elems.last() {
-            if let Ok(r) = self.field_of(Expr::Local(slot), ty, name, pos) {
-                return Ok(r);
+            match self.field_of(Expr::Local(slot), ty, name, pos) {
+                Ok(r) => return Ok(r),
+                Err(e) if e.follow_up => return Err(e),
+                Err(_) => {}
             }
         }
         match name {
@@ -469,6 +484,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 "id" => Ok((*b, Ty::Unit)),
                 "type" => match self.cat.unit_table {
                     Some(t) => Ok((Expr::UnitType(b), Ty::Row(t))),
+                    None if self.cat.failed.units => Err(ExprError::follow_up(pos, "units")),
                     None => err(pos, "this ruleset declares no units"),
                 },
                 _ => match Self::var_field(self.cat.unit_vars, field) {
@@ -523,6 +539,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
         decls: &[VarDecl],
         builtins: &[&str],
     ) -> R<T> {
+        if self.cat.failed.vars.iter().any(|v| v == field) {
+            return Err(ExprError::follow_up(pos, field));
+        }
         let mut names: Vec<&str> = decls.iter().map(|d| d.name.as_str()).collect();
         names.extend(builtins);
         let hint = match closest(field, names.iter().copied()) {
@@ -607,6 +626,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
         const BUILTIN: [&str; 6] = ["owner", "id", "row", "col", "unit", "empty"];
         let Some(d) = Self::var_field(self.cat.cell_vars, var) else {
+            if self.cat.failed.vars.contains(var) {
+                return Err(ExprError::follow_up(base.pos, var));
+            }
             if BUILTIN.contains(&var.as_str()) {
                 return err_hint(
                     pos,
@@ -1060,6 +1082,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     "steps",
                     "player",
                 ];
+                if self.cat.failed.scripts && closest(f, names.iter().copied()).is_none() {
+                    // Most likely a function of the script that did not compile.
+                    return Err(ExprError::follow_up(pos, f));
+                }
                 names.extend(self.cat.script_fns.iter().map(|(n, _)| n.as_str()));
                 let hint = hints::unknown_function(f, closest(f, names.iter().copied()), false);
                 let message = if hints::SET_FUNCTIONS.contains(&f) {
@@ -1697,11 +1723,12 @@ impl<'a, 'b> Compiler<'a, 'b> {
             return None;
         };
         let Some(table) = self.cat.unit_table else {
-            fail(
-                errors,
-                ptr.into(),
-                ExprError::new(0, "this ruleset declares no units"),
-            );
+            let e = if self.cat.failed.units {
+                ExprError::follow_up(0, "units")
+            } else {
+                ExprError::new(0, "this ruleset declares no units")
+            };
+            fail(errors, ptr.into(), e);
             bind_as(self, false);
             return None;
         };
@@ -1757,6 +1784,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
             for (name, v) in vars {
                 let vptr = format!("{ptr}/vars/{}", esc(name));
                 let Some(d) = self.cat.unit_vars.iter().find(|d| d.name == *name).cloned() else {
+                    if self.cat.failed.vars.contains(name) {
+                        ok = false;
+                        continue;
+                    }
                     let near = closest(name, self.cat.unit_vars.iter().map(|d| d.name.as_str()));
                     let mut e =
                         ExprError::new(usize::MAX, format!("units have no variable `{name}`"));

@@ -69,6 +69,7 @@ pub fn constant(
         unit_table: None,
         script_fns: &[],
         board_size: (0, 0),
+        failed: Default::default(),
     };
     if let Ty::Row(t) = ty {
         let table = &tables[t as usize];

@@ -191,6 +191,7 @@ impl Limits<'_> {
             unit_table: None,
             script_fns: &[],
             board_size: (0, 0),
+            failed: Default::default(),
         };
         let mut symbols = Symbols::default();
         let mut c = Compiler::new(&cat, &mut symbols, false);
