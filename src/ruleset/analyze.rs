@@ -77,8 +77,11 @@ impl Diags {
         }
         self.list.push(d);
     }
-    fn expr(&mut self, doc: &YamlDoc, ptr: &str, e: ExprError) {
+    fn expr(&mut self, doc: &YamlDoc, ptr: &str, mut e: ExprError) {
         let code = "ruleset::expression";
+        if let Some(hint) = yaml_quoted_text(doc, ptr, &e) {
+            e.hint = Some(hint);
+        }
         let follow_up = e.follow_up;
         let seen = self.list.len();
         if e.pos == usize::MAX {
@@ -108,6 +111,19 @@ impl Diags {
             self.expr(doc, &e.pointer, e.error);
         }
     }
+}
+
+/// `outcome: 'won'`: the quotes are YAML's, so the expression is the bare name `won`. When that name is
+/// unknown, the help says so rather than "quote it", which the designer believes they did.
+fn yaml_quoted_text(doc: &YamlDoc, ptr: &str, e: &ExprError) -> Option<String> {
+    let text = doc.source.text.get(doc.value_span(ptr)?)?;
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    if e.follow_up || e.message != format!("unknown name `{inner}`") {
+        return None;
+    }
+    Some(format!(
+        "these single quotes are YAML's, so the expression is the bare name `{inner}`; for the text, quote it inside the expression too: \"'{inner}'\""
+    ))
 }
 
 /// The span of the character at `pos` inside the expression written at `ptr`.
