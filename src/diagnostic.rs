@@ -269,7 +269,8 @@ fn render_reports(diags: &[Diagnostic], color: bool) -> String {
 }
 
 /// Renders diagnostics as the `validate --format json` array: one object per problem with
-/// `file`, `line`, `column` (null when unknown), `code`, `message`, and `hint` when present.
+/// `file`, `line`, `column` (null when unknown), `code`, `message`, `hint` when present, and
+/// `severity: "warning"` for warnings (errors have no `severity`, as before warnings existed).
 pub fn render_json(diags: &[Diagnostic]) -> Value {
     let mut lines = LineIndex::default();
     let mut items: Vec<Value> = diags[..diags.len().min(MAX_JSON_REPORTS)]
@@ -293,6 +294,9 @@ pub fn render_json(diags: &[Diagnostic]) -> Value {
             obj.insert("message".into(), json!(d.message));
             if let Some(hint) = &d.hint {
                 obj.insert("hint".into(), json!(hint));
+            }
+            if d.severity == Severity::Warning {
+                obj.insert("severity".into(), json!(d.severity.as_str()));
             }
             Value::Object(obj)
         })
@@ -394,13 +398,16 @@ mod tests {
         let f = file();
         let d1 = Diagnostic::error("a::b", "first").at(f, 0..4).hint("h");
         let d2 = Diagnostic::error("c::d", "second");
-        let v = render_json(&[d1, d2]);
+        let d3 = Diagnostic::warning("e::f", "third");
+        let v = render_json(&[d1, d2, d3]);
         assert_eq!(
             v,
             json!([
                 {"file": "rules/game.yaml", "line": 1, "column": 1, "code": "a::b",
                  "message": "first", "hint": "h"},
-                {"file": null, "line": null, "column": null, "code": "c::d", "message": "second"}
+                {"file": null, "line": null, "column": null, "code": "c::d", "message": "second"},
+                {"file": null, "line": null, "column": null, "code": "e::f", "message": "third",
+                 "severity": "warning"}
             ])
         );
     }

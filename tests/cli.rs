@@ -121,6 +121,37 @@ fn validate_everything_by_default() {
 }
 
 #[test]
+fn validate_explain_shows_how_each_game_is_played_with_its_defaults() {
+    let o = arbiter(&["validate", "rulesets/war_of_attrition", "--explain"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    for line in [
+        "rulesets/war_of_attrition: ruleset `war_of_attrition`",
+        "3 points per turn",
+        "    move: unitId (unit), to (cell); cost 1 (default)",
+        "    end_turn: no parameters; cost 0; always legal",
+        "a due player with no legal action: pass (default",
+        "victory: elimination",
+    ] {
+        assert!(text.contains(line), "`{line}` missing from\n{text}");
+    }
+    // Text only: it would spoil the JSON array.
+    let o = arbiter(&["validate", "rulesets/asg", "--explain", "--format", "json"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // Nothing is explained for an invalid game.
+    let o = arbiter(&[
+        "validate",
+        "rulesets/strategic_influence",
+        "--explain",
+        "--set",
+        "settings.stonesPerPlacement=11",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("ruleset::setting_out_of_range"));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
 fn validate_json_lists_every_problem_with_a_location() {
     let dir = scratch("cli", "validate_json");
     let bad = write(

@@ -2,6 +2,8 @@
 //! call, instead of wrapping, clamping or quietly giving none: `abs` of the smallest integer, `floor` of a
 //! float beyond the integer range, `random` with crossed bounds, `chance` outside 0..1. Each case is a
 //! copy of Strategic Influence whose setup placement evaluates the expression, played by `arbiter run`.
+//! Counters do not wrap either: the `turn` counter started at the largest integer, and the built-in growth
+//! step on a cell already holding it, stop with a run error.
 mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -123,4 +125,60 @@ fn chance_outside_zero_to_one_is_an_error() {
             "a probability must be between 0 and 1",
         );
     }
+}
+
+#[test]
+fn the_turn_counter_does_not_wrap() {
+    let dir = std::env::temp_dir().join("arbiter-runtime-errors-turn_counter");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("counter/scenarios")).unwrap();
+    fs::write(
+        dir.join("counter/ruleset.yaml"),
+        "id: counter\nversion: \"1\"\nplayers: [P1, P2]\ndefault_scenario: tiny\nboard: {topology: square, ids: {first: col, rows: numbers, cols: letters}}\nstate:\n  turn: 9223372036854775807\nactions:\n  pass: {}\nflow:\n  phases:\n    - {name: main, order: alternating, submission: single, actions: [pass]}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("counter/scenarios/tiny.yaml"),
+        "ruleset: counter\nid: tiny\nboard: {width: 1, height: 1}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("script.yaml"),
+        "ruleset: ./counter\nsubmissions:\n  - {player: P1, actions: [{type: pass}]}\n  - {player: P2, actions: [{type: pass}]}\n",
+    )
+    .unwrap();
+    let (code, stderr) = run(&dir);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("match::run_error") && stderr.contains("the `turn` counter passed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_growth_step_does_not_wrap() {
+    // Stones at the largest integer, a cap that lets them be: growing by one more is a run error.
+    let dir = variant("growth", PLACE_EFFECT, &set_stones("9223372036854775807"));
+    let path = dir.join("variant/ruleset.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let text = text
+        .replace("  maxStones: 10\n", "  maxStones: 9223372036854775807\n")
+        .replace(
+            "  maxStones: {min: 1, max: 1000000}\n",
+            "  maxStones: {min: 1}\n",
+        );
+    fs::write(&path, text).unwrap();
+    let script = fs::read_to_string(dir.join("script.yaml")).unwrap();
+    fs::write(
+        dir.join("script.yaml"),
+        format!("{script}  - {{player: P2, actions: [{{type: place, at: E5}}]}}\n  - {{player: P1, actions: []}}\n  - {{player: P2, actions: []}}\n"),
+    )
+    .unwrap();
+    let (code, stderr) = run(&dir);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("match::run_error")
+            && stderr.contains("arithmetic overflow: `stones` in cell A1"),
+        "{stderr}"
+    );
 }

@@ -1,6 +1,7 @@
 //! A due player with no legal action: `when_stuck` (pass by default, lose, draw) decides, logged as
 //! `stuck {player, outcome}`; matches end instead of failing, and their replays verify because an empty
-//! submission re-runs the same way. Fixture: tests/fixtures/stuck (one cell, one claim per turn).
+//! submission re-runs the same way. Fixture: tests/fixtures/stuck (one cell, one claim per turn), which
+//! `validate` warns about (`ruleset::stuck_unhandled`) since it relies on the default.
 mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -151,4 +152,56 @@ fn an_unknown_rule_is_refused() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("when_stuck"));
+}
+
+/// `validate` of the fixture with `line` replaced: exit code and stderr.
+fn validate_with(test: &str, line: &str, replacement: &str) -> (Option<i32>, String) {
+    let dir = project(test);
+    let path = dir.join("rulesets/stuck/ruleset.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(line), "the fixture changed: {line}");
+    fs::write(&path, text.replace(line, replacement)).unwrap();
+    let o = support::arbiter_in(&dir, &["validate", "rulesets/stuck"]);
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn validate_warns_when_a_player_may_get_stuck_without_a_rule() {
+    let claim = "      actions: [claim]";
+    let (code, err) = validate_with("warns", claim, claim);
+    assert_eq!(code, Some(0), "a warning does not fail validate: {err}");
+    assert!(err.contains("warning[ruleset::stuck_unhandled]"), "{err}");
+    assert!(err.contains("1 file valid, 1 warning"), "{err}");
+    // An explicit rule, or an action that is always legal, settles it.
+    let declared = "state:\n";
+    let (code, err) = validate_with("declared", declared, "when_stuck: lose\n\nstate:\n");
+    assert_eq!((code, err.contains("warning")), (Some(0), false), "{err}");
+    let (code, err) = validate_with(
+        "always_legal",
+        "actions:\n  claim:",
+        "actions:\n  wait: {}\n  claim:",
+    );
+    assert_eq!((code, err.contains("warning")), (Some(0), true), "{err}");
+    let dir = project("always_legal_in_phase");
+    let path = dir.join("rulesets/stuck/ruleset.yaml");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("actions:\n  claim:", "actions:\n  wait: {}\n  claim:")
+        .replace(claim, "      actions: [claim, wait]");
+    fs::write(&path, text).unwrap();
+    let o = support::arbiter_in(&dir, &["validate", "rulesets/stuck"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+#[test]
+fn the_shipped_rulesets_do_not_warn() {
+    let o = support::arbiter(&["validate"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning"), "{err}");
 }

@@ -46,6 +46,14 @@ pub struct ValidateArgs {
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Override a value of the ruleset by its dotted path, e.g. settings.turnCapPlies=30 (V is YAML), as
+    /// `match --set` would: check a variant before playing it.
+    #[arg(long = "set", value_name = "K=V")]
+    pub set: Vec<String>,
+    /// Also print, for each valid file that loads a game, how it will be played: phases, actions and
+    /// their costs, the defaults applied (text output only).
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Args, Debug)]

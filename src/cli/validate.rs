@@ -5,7 +5,8 @@ use super::args::{Format, ValidateArgs};
 use super::output::{json_text, print_diagnostics, write_output};
 use super::{INVALID, OK, USAGE};
 use crate::diagnostic::{render_json, Diagnostic, Severity};
-use crate::ruleset::load::validate_file;
+use crate::ruleset::explain::explain;
+use crate::ruleset::load::{parse_override, validate_file};
 
 /// Files in `dir` (one level) whose name satisfies `keep`, sorted.
 fn files_in(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
@@ -52,28 +53,54 @@ pub fn validate(a: &ValidateArgs) -> i32 {
     } else {
         a.paths.clone()
     };
+    if a.explain && a.format == Format::Json {
+        return super::output::fail(USAGE, "--explain prints text: leave out --format json");
+    }
+    let mut overrides = Vec::new();
+    for kv in &a.set {
+        match parse_override(kv) {
+            Ok(o) => overrides.push(o),
+            Err(e) => return super::output::fail(USAGE, format!("--set {e}")),
+        }
+    }
     let mut all: Vec<Diagnostic> = Vec::new();
+    let mut explained = String::new();
     let mut unreadable = false;
     for path in &paths {
-        match validate_file(path) {
-            Ok(diags) => all.extend(diags),
+        match validate_file(path, &overrides) {
+            Ok(v) => {
+                let valid = v.diagnostics.iter().all(|d| d.severity != Severity::Error);
+                if let (true, true, Some(game)) = (a.explain, valid, &v.game) {
+                    explained.push_str(&format!("{}: {}", path.display(), explain(game)));
+                }
+                all.extend(v.diagnostics);
+            }
             Err(d) => {
                 unreadable = true;
                 all.push(d);
             }
         }
     }
+    if !explained.is_empty() && write_output(None, &explained) != OK {
+        return USAGE;
+    }
     let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = all.len() - errors;
     let written = match a.format {
         Format::Json => write_output(None, &json_text(&render_json(&all))),
         Format::Text => {
             print_diagnostics(&all);
             let files = if paths.len() == 1 { "file" } else { "files" };
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            let and_warnings = match warnings {
+                0 => String::new(),
+                w => format!(", {w} warning{}", plural(w)),
+            };
             match errors {
-                0 => eprintln!("{} {files} valid", paths.len()),
+                0 => eprintln!("{} {files} valid{and_warnings}", paths.len()),
                 n => eprintln!(
-                    "{n} error{} in {} {files}",
-                    if n == 1 { "" } else { "s" },
+                    "{n} error{}{and_warnings} in {} {files}",
+                    plural(n),
                     paths.len()
                 ),
             }

@@ -321,7 +321,7 @@ impl Machine<'_> {
         // player-turn is over (its end hooks, or the limits checked before the next one) is counted by
         // the turn's end instead.
         if !self.st.turn_over {
-            self.st.ply += 1;
+            self.st.ply = self.st.ply.saturating_add(1);
         }
         if self.logging() {
             let mut m = Map::new();

@@ -8,6 +8,16 @@ use crate::ruleset::game::{CheckPoint, Order, Submission};
 
 type R<T> = Result<T, RunError>;
 
+/// Adds one to a counter, or stops the match rather than wrap (a `state.turn` near the top of the range).
+fn count(counter: &mut i64, name: &str) -> R<()> {
+    *counter = counter.checked_add(1).ok_or_else(|| {
+        RunError::new(format!(
+            "the `{name}` counter passed the largest 64-bit integer: lower `state.turn` or end the game sooner"
+        ))
+    })?;
+    Ok(())
+}
+
 /// What happened to one submitted action.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Applied {
@@ -191,16 +201,16 @@ impl Machine<'_> {
             &mut sig,
         )?;
         self.check_victory(CheckPoint::TurnEnd)?;
-        self.st.ply += 1;
+        count(&mut self.st.ply, "ply")?;
         if self.st.result.is_some() {
             return Ok(());
         }
         let n = g.players.len() as u8;
         let next = (player + 1) % n;
         if next == phase.first {
-            self.st.phase_round += 1;
+            count(&mut self.st.phase_round, "round")?;
             if phase.advances_turn {
-                self.st.turn += 1;
+                count(&mut self.st.turn, "turn")?;
             }
         }
         self.after_turn(next)
@@ -221,13 +231,13 @@ impl Machine<'_> {
         }
         self.check_victory(CheckPoint::AfterAction)?;
         self.check_victory(CheckPoint::TurnEnd)?;
-        self.st.ply += 1;
+        count(&mut self.st.ply, "ply")?;
         if self.st.result.is_some() {
             return Ok(());
         }
-        self.st.phase_round += 1;
+        count(&mut self.st.phase_round, "round")?;
         if phase.advances_turn {
-            self.st.turn += 1;
+            count(&mut self.st.turn, "turn")?;
         }
         self.after_turn(phase.first)
     }

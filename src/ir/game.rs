@@ -152,6 +152,8 @@ pub struct ActionSpec {
     pub checks: Vec<Check>,
     /// Budget or action points the action uses.
     pub cost: i64,
+    /// Whether the ruleset wrote `cost` (else it is the default, 1).
+    pub cost_declared: bool,
     pub effects: Vec<Stmt>,
     /// The highest local slot used plus one.
     pub locals: usize,
@@ -316,6 +318,8 @@ pub struct Game {
     pub greedy: Option<Expr>,
     /// What happens to a due player with no legal action (`when_stuck`).
     pub when_stuck: WhenStuck,
+    /// Whether the ruleset said so (else `when_stuck` is the default).
+    pub when_stuck_declared: bool,
     pub scripts: Vec<ScriptSource>,
     pub script_fns: Vec<(String, usize)>,
     /// Statements run once per match before the first turn (hooks excluded).

@@ -7,10 +7,12 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
-use super::compile::{closest, Catalog, Compiler, EffectError, ExprError};
+use super::compile::{closest, Catalog, Compiler, EffectError, ExprError, Failed};
 use super::game::*;
+use super::initial::{self, Refused};
 use super::ir::Expr;
 use super::raw::*;
+use super::settings;
 use super::yaml::{pointer_escape as esc, YamlDoc};
 use crate::board::{Axis, Board, BoardError, HexLayout, IdScheme, Label};
 use crate::diagnostic::{Diagnostic, SourceFile};
@@ -39,6 +41,9 @@ pub struct Sources {
 
 struct Diags {
     list: Vec<Diagnostic>,
+    /// Errors that only follow from one already in `list` (a name whose definition failed): not shown,
+    /// unless nothing else was found, which would be a bug in the tracking, never a reason to accept.
+    follow_ups: Vec<Diagnostic>,
 }
 
 impl Diags {
@@ -71,18 +76,34 @@ impl Diags {
         }
         self.list.push(d);
     }
-    fn expr(&mut self, doc: &YamlDoc, ptr: &str, e: ExprError) {
+    fn expr(&mut self, doc: &YamlDoc, ptr: &str, mut e: ExprError) {
         let code = "ruleset::expression";
+        if let Some(hint) = yaml_quoted_text(doc, ptr, &e) {
+            e.hint = Some(hint);
+        }
+        let follow_up = e.follow_up;
+        let seen = self.list.len();
         if e.pos == usize::MAX {
             let ExprError { message, hint, .. } = e;
-            return self.key(doc, ptr, code, message, hint);
+            self.key(doc, ptr, code, message, hint);
+        } else {
+            let span = expr_span(doc, ptr, e.pos);
+            let mut d = Diagnostic::error(code, e.message).at(doc.source.clone(), span);
+            if let Some(h) = e.hint {
+                d = d.hint(h);
+            }
+            self.list.push(d);
         }
-        let span = expr_span(doc, ptr, e.pos);
-        let mut d = Diagnostic::error(code, e.message).at(doc.source.clone(), span);
-        if let Some(h) = e.hint {
-            d = d.hint(h);
+        if follow_up {
+            self.follow_ups.extend(self.list.drain(seen..));
         }
-        self.list.push(d);
+    }
+    /// Everything found; follow-ups only if they are all there is.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        if self.list.is_empty() {
+            self.list = self.follow_ups;
+        }
+        self.list
     }
     fn effects(&mut self, doc: &YamlDoc, errors: Vec<EffectError>) {
         for e in errors {
@@ -91,8 +112,21 @@ impl Diags {
     }
 }
 
+/// `outcome: 'won'`: the quotes are YAML's, so the expression is the bare name `won`. When that name is
+/// unknown, the help says so rather than "quote it", which the designer believes they did.
+fn yaml_quoted_text(doc: &YamlDoc, ptr: &str, e: &ExprError) -> Option<String> {
+    let text = doc.source.text.get(doc.value_span(ptr)?)?;
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    if e.follow_up || e.message != format!("unknown name `{inner}`") {
+        return None;
+    }
+    Some(format!(
+        "these single quotes are YAML's, so the expression is the bare name `{inner}`; for the text, quote it inside the expression too: \"'{inner}'\""
+    ))
+}
+
 /// The span of the character at `pos` inside the expression written at `ptr`.
-fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
+pub(super) fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
     let vs = doc
         .value_span(ptr)
         .unwrap_or_else(|| doc.span_or_parent(ptr));
@@ -111,7 +145,52 @@ fn expr_span(doc: &YamlDoc, ptr: &str, pos: usize) -> Range<usize> {
     start..end.max(start)
 }
 
-fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, String> {
+/// A declared type that cannot be used: the message, the key at fault (`type` or `table`), and a hint.
+struct BadType {
+    message: String,
+    key: &'static str,
+    hint: Option<String>,
+}
+
+impl BadType {
+    fn report(self, d: &mut Diags, doc: &YamlDoc, decl: &str) {
+        let ptr = format!("{decl}/{}", self.key);
+        d.at(doc, &ptr, "ruleset::bad_type", self.message, self.hint);
+    }
+}
+
+fn parse_ty(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, BadType> {
+    match (raw, table) {
+        ("row", Some(t)) if !tables.iter().any(|x| x.name == t) => {
+            return Err(BadType {
+                message: format!("no table `{t}`"),
+                key: "table",
+                hint: Some(match closest(t, tables.iter().map(|x| x.name.as_str())) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None if tables.is_empty() => "declare it under `tables:`".into(),
+                    None => format!(
+                        "tables: {}",
+                        tables
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }),
+            })
+        }
+        _ => {}
+    }
+    parse_ty_name(raw, table, tables).map_err(|message| BadType {
+        message,
+        key: "type",
+        hint: Some(
+            "types: int, float, bool, text, cell, unit, player, or row (with `table:`)".into(),
+        ),
+    })
+}
+
+fn parse_ty_name(raw: &str, table: Option<&str>, tables: &[Table]) -> Result<Ty, String> {
     Ok(match raw {
         "int" => Ty::Int,
         "float" => Ty::Float,
@@ -153,9 +232,18 @@ fn json_scalar_ty(v: &Json) -> Option<Ty> {
     }
 }
 
-/// Analyses the sources into a game.
-pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
-    let mut d = Diags { list: Vec::new() };
+/// Analyses the sources into a game, with the warnings found once it has no errors.
+pub fn analyze(src: &Sources) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let game = build(src)?;
+    let warnings = super::warnings::warnings(&game, &src.ruleset);
+    Ok((game, warnings))
+}
+
+fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
+    let mut d = Diags {
+        list: Vec::new(),
+        follow_ups: Vec::new(),
+    };
     let rd = &src.ruleset;
     let sd = &src.scenario;
     let raw: RawRuleset = match serde_json::from_value(rd.value.clone()) {
@@ -168,7 +256,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 format!("this ruleset's structure is not valid: {e}"),
                 None,
             );
-            return Err(d.list);
+            return Err(d.finish());
         }
     };
     let scen: RawScenario = match serde_json::from_value(sd.value.clone()) {
@@ -181,7 +269,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 format!("this scenario's structure is not valid: {e}"),
                 None,
             );
-            return Err(d.list);
+            return Err(d.finish());
         }
     };
     if scen.ruleset != raw.id {
@@ -276,77 +364,25 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             );
         }
     }
-    for (k, lim) in &raw.limits {
-        let Some(v) = settings.get(k) else {
-            d.key(
-                rd,
-                &format!("/limits/{}", esc(k)),
-                "ruleset::unknown_setting",
-                format!("limit for unknown setting `{k}`"),
-                Some(match closest(k, raw.settings.keys().map(|s| s.as_str())) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => "declare the setting under `settings:` first".into(),
-                }),
-            );
-            continue;
+    {
+        let declared =
+            |k: &str| json_scalar_ty(src.declared_settings.get(k).or(raw.settings.get(k))?);
+        let site = |k: &str| {
+            let (in_scenario, pointer) = setting_ptr[k].clone();
+            settings::Site {
+                doc: if in_scenario { sd } else { rd },
+                pointer,
+                via_set: src.overrides.iter().any(|o| *o == format!("settings.{k}")),
+            }
         };
-        let (in_scenario, ptr) = setting_ptr[k].clone();
-        let doc = if in_scenario { sd } else { rd };
-        let via_set = src.overrides.iter().any(|o| o == &format!("settings.{k}"));
-        let origin = if via_set { " (set with --set)" } else { "" };
-        if !lim.one_of.is_empty() && !lim.one_of.contains(v) {
-            let opts: Vec<String> = lim.one_of.iter().map(|x| x.to_string()).collect();
-            d.at(
-                doc,
-                &ptr,
-                "ruleset::setting_out_of_range",
-                format!(
-                    "setting `{k}` is {v}{origin}, which is not one of {}",
-                    opts.join(", ")
-                ),
-                None,
-            );
-            continue;
-        }
-        if let Some(x) = v.as_f64() {
-            let low = lim
-                .min
-                .is_some_and(|m| if lim.min_exclusive { x <= m } else { x < m });
-            let high = lim.max.is_some_and(|m| x > m);
-            if low || high {
-                let range = format!(
-                    "{}{} .. {}",
-                    if lim.min_exclusive { "more than " } else { "" },
-                    lim.min.map_or("-inf".into(), |m| m.to_string()),
-                    lim.max.map_or("+inf".into(), |m| m.to_string())
-                );
-                d.at(
-                    doc,
-                    &ptr,
-                    "ruleset::setting_out_of_range",
-                    format!("setting `{k}` is {v}{origin}, outside its allowed range {range}"),
-                    Some(format!("choose a value in {range}")),
-                );
-            }
-            let declared = src.declared_settings.get(k).unwrap_or(&raw.settings[k]);
-            if json_scalar_ty(declared) == Some(Ty::Int) && v.as_i64().is_none() {
-                d.at(
-                    doc,
-                    &ptr,
-                    "ruleset::setting_type",
-                    format!("setting `{k}` must be a whole number"),
-                    None,
-                );
-            }
-        } else if lim.min.is_some() || lim.max.is_some() {
-            d.at(
-                doc,
-                &ptr,
-                "ruleset::setting_type",
-                format!("setting `{k}` must be a number"),
-                None,
-            );
-        }
+        let limits = settings::Limits {
+            ruleset: rd,
+            players: &raw.players,
+            settings: &settings,
+            declared: &declared,
+            site: &site,
+        };
+        d.list.extend(limits.check(&raw.limits));
     }
     let rng = match settings.get("rng") {
         None => RngKind::ChaCha8,
@@ -451,10 +487,12 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
 
     // Variables.
+    let mut failed_vars: Vec<String> = Vec::new();
     let var_decls = |scope: &str,
                      raw_vars: &IndexMap<String, RawVar>,
                      d: &mut Diags,
-                     symbols: &mut Symbols|
+                     symbols: &mut Symbols,
+                     failed_vars: &mut Vec<String>|
      -> (Vec<VarDecl>, usize) {
         let mut out = Vec::new();
         let mut slot = 0usize;
@@ -462,8 +500,9 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let ptr = format!("/state/{scope}/{}", esc(name));
             let ty = match parse_ty(&v.ty, v.table.as_deref(), &tables) {
                 Ok(t) => t,
-                Err(m) => {
-                    d.at(rd, &format!("{ptr}/type"), "ruleset::bad_type", m, Some("types: int, float, bool, text, cell, unit, player, or row (with `table:`)".into()));
+                Err(bad) => {
+                    bad.report(d, rd, &ptr);
+                    failed_vars.push(name.clone());
                     continue;
                 }
             };
@@ -491,7 +530,23 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 (Some(Json::String(s)), Ty::Row(t)) if tables[t as usize].row(s).is_some() => {
                     Value::Row(t, tables[t as usize].row(s).unwrap_or(0))
                 }
-                (Some(Json::String(_)), _) => Value::None, // an expression, compiled below
+                // A per-cell expression, compiled once the board is known.
+                (Some(Json::String(_)), _) if scope == "cell" => Value::None,
+                (Some(Json::String(s)), _) => {
+                    let players = &raw.players;
+                    match initial::constant(s, ty, scope, players, &settings, &tables, symbols) {
+                        Ok(v) => v,
+                        Err(Refused::Expression(e)) => {
+                            d.expr(rd, &format!("{ptr}/initial"), e);
+                            Value::None
+                        }
+                        Err(Refused::Type { message, hint }) => {
+                            let at = format!("{ptr}/initial");
+                            d.at(rd, &at, "ruleset::bad_type", message, Some(hint));
+                            Value::None
+                        }
+                    }
+                }
                 (Some(_), _) => {
                     d.at(
                         rd,
@@ -499,8 +554,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                         "ruleset::bad_type",
                         format!("initial value does not fit type {}", ty.name()),
                         Some(format!(
-                            "give a {} value, or an expression as text",
-                            ty.name()
+                            "give {} value, or an expression as text",
+                            initial::with_article(ty)
                         )),
                     );
                     Value::None
@@ -540,9 +595,11 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
         (out, slot)
     };
-    let (player_vars, player_slots) = var_decls("player", &raw.state.player, &mut d, &mut symbols);
-    let (mut cell_vars, cell_slots) = var_decls("cell", &raw.state.cell, &mut d, &mut symbols);
-    let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols);
+    let fv = &mut failed_vars;
+    let (player_vars, player_slots) =
+        var_decls("player", &raw.state.player, &mut d, &mut symbols, fv);
+    let (mut cell_vars, cell_slots) = var_decls("cell", &raw.state.cell, &mut d, &mut symbols, fv);
+    let (unit_vars, unit_slots) = var_decls("unit", &raw.state.unit, &mut d, &mut symbols, fv);
     for (scope, decls) in [
         ("player", &player_vars),
         ("unit", &unit_vars),
@@ -653,7 +710,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 "unit_var" | "set_unit_var" => Some(unit_vars.iter().any(|v| v.name == lit)),
                 _ => Some(player_vars.iter().any(|v| v.name == lit)),
             };
-            if known == Some(false) {
+            if known == Some(false) && !failed_vars.contains(&lit) {
                 let candidates: Vec<String> = match f.as_str() {
                     "stat" => unit_table
                         .map(|t| {
@@ -695,6 +752,12 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         });
     }
 
+    let failed = Failed {
+        vars: &failed_vars,
+        units: raw.units.is_some() && unit_table.is_none(),
+        scripts: d.list.iter().any(|x| x.code == "script::compile"),
+    };
+
     // Board topology and the scenario's map.
     let board = build_board(&raw.board, &scen, rd, sd, &mut d);
 
@@ -712,6 +775,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             unit_table,
             script_fns: &script_fns,
             board_size,
+            failed,
         };
         let mut exprs = Vec::new();
         for (i, v) in raw.state.cell.iter().enumerate() {
@@ -725,9 +789,27 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 }
                 let mut c = Compiler::new(&cat, &mut symbols, false);
                 c.push_elem(Ty::Cell);
+                let ptr = format!("/state/cell/{}/initial", esc(v.0));
                 match c.text_expr(s) {
-                    Ok((e, _)) => exprs.push((i, e)),
-                    Err(e) => d.expr(rd, &format!("/state/cell/{}/initial", esc(v.0)), e),
+                    Ok((e, t)) if t == decl.ty || t == Ty::Nothing => exprs.push((i, e)),
+                    Ok((e, Ty::Int)) if decl.ty == Ty::Float => {
+                        exprs.push((i, Expr::Call(super::ir::Builtin::Float, vec![e])))
+                    }
+                    Ok((_, t)) => d.at(
+                        rd,
+                        &ptr,
+                        "ruleset::bad_type",
+                        format!(
+                            "this initial expression gives {}, the variable is {}",
+                            t.name(),
+                            decl.ty.name()
+                        ),
+                        Some(format!(
+                            "give {} expression",
+                            initial::with_article(decl.ty)
+                        )),
+                    ),
+                    Err(e) => d.expr(rd, &ptr, e),
                 }
             }
         }
@@ -748,6 +830,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         unit_table,
         script_fns: &script_fns,
         board_size,
+        failed,
     };
 
     // Line of sight and initial owners.
@@ -808,8 +891,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             let pptr = format!("{base}/params/{}", esc(pname));
             let ty = match parse_ty(&p.ty, p.table.as_deref(), &tables) {
                 Ok(t) => t,
-                Err(m) => {
-                    d.at(rd, &format!("{pptr}/type"), "ruleset::bad_type", m, None);
+                Err(bad) => {
+                    bad.report(&mut d, rd, &pptr);
+                    // Declared anyway: its uses are not further mistakes.
+                    c.bind_failed(pname);
                     continue;
                 }
             };
@@ -874,7 +959,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             };
             let min = bound(&p.min, "min", &mut c, &mut d);
             let max = bound(&p.max, "max", &mut c, &mut d);
-            if ty == Ty::Int && source.is_none() && (min.is_none() || max.is_none()) {
+            // Bounds that were written but failed are reported where they failed, not again here.
+            if ty == Ty::Int && p.in_set.is_none() && (p.min.is_none() || p.max.is_none()) {
                 d.at(rd, &pptr, "ruleset::unbounded_param", format!("integer parameter `{pname}` needs `min` and `max` (or `in`) so its legal values can be listed"), None);
             }
             let mut checks = Vec::new();
@@ -966,6 +1052,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             params,
             checks,
             cost,
+            cost_declared: a.cost.is_some(),
             effects,
             locals: c.locals(),
             pre_checks,
@@ -973,6 +1060,18 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     }
     let mut wire_aliases = Vec::new();
     for (alias, target) in &raw.wire.aliases {
+        if actions.iter().any(|a| a.name == *alias) {
+            d.key(
+                rd,
+                &format!("/wire/aliases/{}", esc(alias)),
+                "ruleset::alias_shadows_action",
+                format!("alias `{alias}` is also the name of an action"),
+                Some(format!(
+                    "`{alias}` already means the action `{alias}`: give the alias another name, or drop it"
+                )),
+            );
+            continue;
+        }
         match actions.iter().position(|a| a.name == *target) {
             Some(i) => wire_aliases.push((alias.clone(), i as u16)),
             None => d.at(
@@ -1316,7 +1415,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
 
     // The scenario's starting position.
     let Some(board) = board else {
-        return Err(d.list);
+        return Err(d.finish());
     };
     let cell_syms: Vec<u32> = (0..board.len() as u32)
         .map(|c| symbols.intern(board.id(c)))
@@ -1406,6 +1505,9 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 continue;
             }
             let Some(decl) = cell_vars.iter().find(|x| x.name == *k) else {
+                if failed_vars.contains(k) {
+                    continue; // its declaration failed, and was reported
+                }
                 d.key(
                     sd,
                     &fptr,
@@ -1485,16 +1587,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             }
             match parse_value(decl.ty, v, symbols) {
                 Some(val) => {
-                    if let (Some(min), Value::Int(i)) = (decl.min, val) {
-                        if i < min {
-                            d.at(
-                                sd,
-                                &fptr,
-                                "scenario::bad_value",
-                                format!("`{k}` must be at least {min}"),
-                                None,
-                            );
-                        }
+                    if let Some(m) = outside_bounds(decl, val) {
+                        d.at(sd, &fptr, "scenario::bad_value", m, None);
                     }
                     st.cell_vars[c * cell_slots + decl.slot as usize] = val.encode();
                 }
@@ -1620,6 +1714,9 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         for (k, v) in vars {
             let vptr = format!("{pptr}/{}", esc(k));
             let Some(decl) = player_vars.iter().find(|x| x.name == *k) else {
+                if failed_vars.contains(k) {
+                    continue; // its declaration failed, and was reported
+                }
                 d.key(
                     sd,
                     &vptr,
@@ -1686,6 +1783,9 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     for (i, u) in scen.units.iter().enumerate().take_while(|_| !too_many) {
         let uptr = format!("/units/{i}");
         let Some(t) = unit_table else {
+            if raw.units.is_some() {
+                break; // `units` names an unknown table, which was reported
+            }
             d.at(
                 sd,
                 &uptr,
@@ -1776,6 +1876,10 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 match unit_vars.iter().find(|x| x.name == *k) {
                     Some(decl) => match parse_value(decl.ty, v, &mut symbols) {
                         Some(val) => {
+                            if let Some(m) = outside_bounds(decl, val) {
+                                let ptr = format!("{uptr}/vars/{}", esc(k));
+                                d.at(sd, &ptr, "scenario::bad_value", m, None);
+                            }
                             let i = idx as usize * unit_slots + decl.slot as usize;
                             st.unit_vars[i] = val.encode();
                         }
@@ -1787,6 +1891,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                             None,
                         ),
                     },
+                    None if failed_vars.contains(k) => {}
                     None => d.key(
                         sd,
                         &format!("{uptr}/vars/{}", esc(k)),
@@ -1800,8 +1905,8 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
     }
 
-    if !d.list.is_empty() {
-        return Err(d.list);
+    if !d.list.is_empty() || !d.follow_ups.is_empty() {
+        return Err(d.finish());
     }
     let mut digest_input = src.ruleset.source.text.clone();
     for s in &src.scripts {
@@ -1851,11 +1956,27 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         victory,
         invariants,
         greedy,
-        when_stuck: raw.when_stuck,
+        when_stuck: raw.when_stuck.unwrap_or_default(),
+        when_stuck_declared: raw.when_stuck.is_some(),
         scripts,
         script_fns,
         initial: st,
         max_locals: max_locals.max(SIGHT_SLOT as usize + 16),
+    })
+}
+
+/// The message for a scenario value outside its variable's `min`/`max`, if it is outside.
+fn outside_bounds(decl: &VarDecl, v: Value) -> Option<String> {
+    let Value::Int(i) = v else { return None };
+    if !(decl.min.is_some_and(|m| i < m) || decl.max.is_some_and(|m| i > m)) {
+        return None;
+    }
+    let name = &decl.name;
+    Some(match (decl.min, decl.max) {
+        (Some(lo), Some(hi)) => format!("`{name}` must be within {lo} .. {hi}, this is {i}"),
+        (Some(lo), None) => format!("`{name}` must be at least {lo}, this is {i}"),
+        (_, Some(hi)) => format!("`{name}` must be at most {hi}, this is {i}"),
+        (None, None) => return None,
     })
 }
 

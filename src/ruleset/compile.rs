@@ -1,9 +1,11 @@
-//! Typing and compiling expressions, sets and effect lists into the IR, with every error collected.
+//! Typing and compiling expressions and sets into the IR (effect lists are in `effects`), with every error
+//! collected and follow-up errors (uses of a name whose definition failed) marked as such.
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
 use super::expr::{self, Ast, Node};
 use super::game::{Symbols, Table, VarDecl};
+use super::hints;
 use super::ir::*;
 use crate::model::{Ty, Value};
 
@@ -19,6 +21,19 @@ pub struct Catalog<'a> {
     pub script_fns: &'a [(String, usize)],
     /// Grid size (0 for graphs), readable as `board.width` and `board.height`.
     pub board_size: (u32, u32),
+    /// Declarations that failed (and were reported): what refers to them is not reported again.
+    pub failed: Failed<'a>,
+}
+
+/// Declarations of a ruleset that failed with a reported error.
+#[derive(Clone, Copy, Default)]
+pub struct Failed<'a> {
+    /// Variables (of any scope) whose declaration failed.
+    pub vars: &'a [String],
+    /// `units` names a table that does not exist.
+    pub units: bool,
+    /// A script did not compile, so its functions are unknown.
+    pub scripts: bool,
 }
 
 /// An error inside one expression: byte offset in the expression text, message and hint.
@@ -27,6 +42,31 @@ pub struct ExprError {
     pub pos: usize,
     pub message: String,
     pub hint: Option<String>,
+    /// The error follows from an earlier one that was reported (a name whose own definition failed):
+    /// reporting it too would bury the root cause under its consequences.
+    pub follow_up: bool,
+}
+
+impl ExprError {
+    pub fn new(pos: usize, message: impl Into<String>) -> Self {
+        ExprError {
+            pos,
+            message: message.into(),
+            hint: None,
+            follow_up: false,
+        }
+    }
+
+    /// The error of using `name`, whose definition already failed with a reported error.
+    pub(super) fn follow_up(pos: usize, name: &str) -> Self {
+        ExprError {
+            follow_up: true,
+            ..ExprError::new(
+                pos,
+                format!("`{name}` could not be defined (see the error there)"),
+            )
+        }
+    }
 }
 
 /// Where an effect-list problem is: a JSON pointer relative to the list, a byte offset inside the expression
@@ -38,17 +78,19 @@ pub struct EffectError {
 }
 
 #[derive(Clone)]
-struct Binding {
-    name: String,
-    slot: u16,
-    ty: Ty,
+pub(super) struct Binding {
+    pub(super) name: String,
+    pub(super) slot: u16,
+    pub(super) ty: Ty,
+    /// The name's definition failed (and was reported): uses of it are follow-up errors, not new ones.
+    pub(super) failed: bool,
 }
 
 /// Compiles expressions for one block of rules (an action, a hook...). Locals get slots as they appear.
 pub struct Compiler<'a, 'b> {
     pub cat: &'a Catalog<'a>,
     pub symbols: &'b mut Symbols,
-    names: Vec<Binding>,
+    pub(super) names: Vec<Binding>,
     elems: Vec<(u16, Ty)>,
     next_slot: u16,
     max_slot: u16,
@@ -60,6 +102,7 @@ type R<T> = Result<T, ExprError>;
 
 fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
     Err(ExprError {
+        follow_up: false,
         pos,
         message: message.into(),
         hint: None,
@@ -68,10 +111,35 @@ fn err<T>(pos: usize, message: impl Into<String>) -> R<T> {
 
 fn err_hint<T>(pos: usize, message: impl Into<String>, hint: impl Into<String>) -> R<T> {
     Err(ExprError {
+        follow_up: false,
         pos,
         message: message.into(),
         hint: Some(hint.into()),
     })
+}
+
+fn syntax(e: expr::SyntaxError) -> ExprError {
+    ExprError {
+        hint: e.hint,
+        ..ExprError::new(e.pos, e.message)
+    }
+}
+
+/// The first error that is not a follow-up of an earlier one, else the first error, else all values.
+fn first_real<T>(results: impl IntoIterator<Item = R<T>>) -> R<Vec<T>> {
+    let mut values = Vec::new();
+    let mut follow_up = None;
+    for r in results {
+        match r {
+            Ok(v) => values.push(v),
+            Err(e) if !e.follow_up => return Err(e),
+            Err(e) => follow_up = follow_up.or(Some(e)),
+        }
+    }
+    match follow_up {
+        Some(e) => Err(e),
+        None => Ok(values),
+    }
 }
 
 /// The closest candidate by edit distance, for "did you mean" hints.
@@ -151,8 +219,20 @@ impl<'a, 'b> Compiler<'a, 'b> {
             name: name.to_string(),
             slot,
             ty,
+            failed: false,
         });
         slot
+    }
+
+    /// Declares a name whose definition failed with a reported error, so that its uses are not reported
+    /// again as unknown names (with unrelated "did you mean" hints).
+    pub fn bind_failed(&mut self, name: &str) {
+        self.names.push(Binding {
+            name: name.to_string(),
+            slot: 0,
+            ty: Ty::Nothing,
+            failed: true,
+        });
     }
 
     /// Binds an element (`it`, and its fields by bare name) for a nested predicate.
@@ -180,22 +260,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     pub fn text_expr(&mut self, text: &str) -> R<(Expr, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError {
-            pos: e.pos,
-            message: e.message,
-            hint: None,
-        })?;
+        let node = expr::parse(text).map_err(syntax)?;
         self.expr(&node)
     }
 
     pub fn json_set(&mut self, v: &Json) -> R<SetExpr> {
         match v {
             Json::String(s) => {
-                let node = expr::parse(s).map_err(|e| ExprError {
-                    pos: e.pos,
-                    message: e.message,
-                    hint: None,
-                })?;
+                let node = expr::parse(s).map_err(syntax)?;
                 self.set(&node)
             }
             _ => err(
@@ -263,6 +335,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     fn name(&mut self, name: &str, pos: usize) -> R<(Expr, Ty)> {
         if let Some(b) = self.names.iter().rev().find(|b| b.name == name) {
+            if b.failed {
+                return Err(ExprError::follow_up(pos, name));
+            }
             return Ok((Expr::Local(b.slot), b.ty));
         }
         if name == "it" {
@@ -275,8 +350,10 @@ impl<'a, 'b> Compiler<'a, 'b> {
             };
         }
         if let Some(&(slot, ty)) = self.elems.last() {
-            if let Ok(r) = self.field_of(Expr::Local(slot), ty, name, pos) {
-                return Ok(r);
+            match self.field_of(Expr::Local(slot), ty, name, pos) {
+                Ok(r) => return Ok(r),
+                Err(e) if e.follow_up => return Err(e),
+                Err(_) => {}
             }
         }
         match name {
@@ -296,15 +373,79 @@ impl<'a, 'b> Compiler<'a, 'b> {
         if let Some(i) = self.cat.players.iter().position(|p| p == name) {
             return Ok((Expr::Const(Value::Player(i as u8)), Ty::Player));
         }
-        let mut known: Vec<&str> = self.names.iter().map(|b| b.name.as_str()).collect();
+        err_hint(
+            pos,
+            format!("unknown name `{name}`"),
+            self.unknown_name_hint(name),
+        )
+    }
+
+    /// Help for an unknown bare name: a name of the right kind written without its prefix, a word of
+    /// another language, a close local name; always the reminder that text needs quotes.
+    fn unknown_name_hint(&self, name: &str) -> String {
+        let quote = format!("to write text, quote it: '{name}'");
+        if self.cat.settings.contains_key(name) {
+            return format!("settings are read with their prefix: `settings.{name}`");
+        }
+        if self.cat.player_vars.iter().any(|v| v.name == name) && self.has_me {
+            return format!(
+                "`{name}` is a player variable: write `me.{name}` (or `p.{name}` for a player p)"
+            );
+        }
+        if let Some(v) = self.cat.cell_vars.iter().find(|v| v.name == name) {
+            let index = if v.per_player { "[player]" } else { "" };
+            return format!(
+                "`{name}` is a cell variable: read it from a cell, as in `c.{name}{index}`"
+            );
+        }
+        if self.cat.unit_vars.iter().any(|v| v.name == name) {
+            return format!("`{name}` is a unit variable: read it from a unit, as in `u.{name}`");
+        }
+        let is_set = ["cells", "units", "players"].contains(&name)
+            || self.cat.tables.iter().any(|t| t.name == name);
+        if is_set {
+            return format!("`{name}` is a set, not a value: wrap it: count({name}), any({name} where ...), first(...) or sum(..., value)");
+        }
+        if let Some(h) = super::hints::foreign_name(name) {
+            return h.to_string();
+        }
+        let mut known: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|b| !b.failed)
+            .map(|b| b.name.as_str())
+            .collect();
         known.extend([
             "me", "opponent", "turn", "ply", "points", "round", "settings", "it",
         ]);
-        let hint = match closest(name, known.iter().copied()) {
-            Some(c) => format!("did you mean `{c}`?"),
-            None => format!("names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME; to write text, quote it: '{name}'"),
-        };
-        err_hint(pos, format!("unknown name `{name}`"), hint)
+        known.extend(self.cat.players.iter().map(String::as_str));
+        if let Some(c) = closest(name, known.iter().copied()) {
+            return format!("did you mean `{c}`? ({quote})");
+        }
+        // A misspelt variable or setting written without what it belongs to.
+        let mut prefixed: Vec<(&str, String)> = Vec::new();
+        for v in self.cat.cell_vars {
+            let index = if v.per_player { "[player]" } else { "" };
+            prefixed.push((&v.name, format!("c.{}{index}` (a cell variable", v.name)));
+        }
+        if self.has_me {
+            for v in self.cat.player_vars {
+                prefixed.push((&v.name, format!("me.{}` (a player variable", v.name)));
+            }
+        }
+        for v in self.cat.unit_vars {
+            prefixed.push((&v.name, format!("u.{}` (a unit variable", v.name)));
+        }
+        for k in self.cat.settings.keys() {
+            prefixed.push((k, format!("settings.{k}` (a setting")));
+        }
+        match closest(name, prefixed.iter().map(|(n, _)| *n)) {
+            Some(c) => {
+                let full = prefixed.iter().find(|(n, _)| *n == c).map_or("", |(_, f)| f.as_str());
+                format!("did you mean `{full})? ({quote})")
+            }
+            None => format!("names available here: parameters, `let` names, me, opponent, turn, ply, points, round, settings.NAME; {quote}"),
+        }
     }
 
     fn var_field(decls: &[VarDecl], name: &str) -> Option<VarDecl> {
@@ -344,6 +485,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 "id" => Ok((*b, Ty::Unit)),
                 "type" => match self.cat.unit_table {
                     Some(t) => Ok((Expr::UnitType(b), Ty::Row(t))),
+                    None if self.cat.failed.units => Err(ExprError::follow_up(pos, "units")),
                     None => err(pos, "this ruleset declares no units"),
                 },
                 _ => match Self::var_field(self.cat.unit_vars, field) {
@@ -398,6 +540,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
         decls: &[VarDecl],
         builtins: &[&str],
     ) -> R<T> {
+        if self.cat.failed.vars.iter().any(|v| v == field) {
+            return Err(ExprError::follow_up(pos, field));
+        }
         let mut names: Vec<&str> = decls.iter().map(|d| d.name.as_str()).collect();
         names.extend(builtins);
         let hint = match closest(field, names.iter().copied()) {
@@ -448,6 +593,8 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     fn index(&mut self, base: &Node, index: &Node, pos: usize) -> R<(Expr, Ty)> {
+        const ONLY: &str =
+            "only per-player cell variables can be indexed, as in `cell.var[player]`";
         // A bare per-player variable inside a cell filter means the element's: `count[me]`.
         let implicit;
         let (cell, var): (&Node, &String) = match &base.ast {
@@ -463,43 +610,84 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 (&implicit, var)
             }
             _ => {
-                return err(
-                    pos,
-                    "only per-player cell variables can be indexed, as in `cell.var[player]`",
-                )
+                // What the base is comes first: an unknown name is that, not an indexing problem.
+                let (_, ty) = self.expr(base)?;
+                return err_hint(pos, format!("{} cannot be indexed", ty.name()), ONLY);
             }
         };
-        {
-            let (c, cty) = self.expr(cell)?;
-            if cty == Ty::Cell {
-                if let Some(d) = Self::var_field(self.cat.cell_vars, var) {
-                    if !d.per_player {
-                        return err(pos, format!("`{var}` is not a per-player variable"));
-                    }
-                    let (p, pty) = self.expr(index)?;
-                    if pty != Ty::Player {
-                        return err(
-                            index.pos,
-                            format!("index `{var}` with a player, not {}", pty.name()),
-                        );
-                    }
-                    return Ok((
-                        Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty),
-                        d.ty,
-                    ));
-                }
-            }
+        let (c, cty) = self.expr(cell)?;
+        if cty != Ty::Cell {
+            // `me.gold[P1]`: an unknown field is reported as such; a known one cannot be indexed.
+            self.field_of(c, cty, var, base.pos)?;
+            return err_hint(
+                pos,
+                format!("`{var}` is not a per-player cell variable, so it cannot be indexed"),
+                ONLY,
+            );
         }
-        err(
-            pos,
-            "only per-player cell variables can be indexed, as in `cell.var[player]`",
-        )
+        const BUILTIN: [&str; 6] = ["owner", "id", "row", "col", "unit", "empty"];
+        let Some(d) = Self::var_field(self.cat.cell_vars, var) else {
+            if self.cat.failed.vars.contains(var) {
+                return Err(ExprError::follow_up(base.pos, var));
+            }
+            if BUILTIN.contains(&var.as_str()) {
+                return err_hint(
+                    pos,
+                    format!("`{var}` is not a per-player variable"),
+                    format!("it has one value per cell: write `cell.{var}` without `[...]`"),
+                );
+            }
+            let per_player: Vec<&str> = self
+                .cat
+                .cell_vars
+                .iter()
+                .filter(|d| d.per_player)
+                .map(|d| d.name.as_str())
+                .collect();
+            let all = self.cat.cell_vars.iter().map(|d| d.name.as_str());
+            let hint = match closest(var, per_player.iter().copied()).or_else(|| closest(var, all))
+            {
+                Some(near) => format!("did you mean `{near}`?"),
+                None if per_player.is_empty() => {
+                    "this ruleset declares no per-player cell variables".into()
+                }
+                None => format!("per-player cell variables: {}", per_player.join(", ")),
+            };
+            return err_hint(base.pos, format!("unknown variable `{var}`"), hint);
+        };
+        if !d.per_player {
+            return err_hint(
+                pos,
+                format!("`{var}` is not a per-player variable"),
+                format!("it has one value per cell: write `cell.{var}` without `[...]`"),
+            );
+        }
+        let (p, pty) = self.expr(index)?;
+        if pty != Ty::Player {
+            return err(
+                index.pos,
+                format!("index `{var}` with a player, not {}", pty.name()),
+            );
+        }
+        Ok((
+            Expr::CellVarOf(Box::new(c), d.slot, Box::new(p), d.ty),
+            d.ty,
+        ))
     }
 
     fn binary(&mut self, op: &str, a: &Node, b: &Node, pos: usize) -> R<(Expr, Ty)> {
-        let (ea, ta) = self.expr(a)?;
-        // A text literal compared with a row must name a row of that table.
-        let (eb, tb) = self.expr(b)?;
+        let (ra, rb) = (self.expr(a), self.expr(b));
+        let (ra, rb) = if matches!(op, "==" | "!=") {
+            let ty = |r: &R<(Expr, Ty)>| r.as_ref().ok().map(|x| x.1);
+            let (ta, tb) = (ty(&ra), ty(&rb));
+            (self.text_hint(ra, a, tb), self.text_hint(rb, b, ta))
+        } else {
+            (ra, rb)
+        };
+        let mut both = first_real([ra, rb])?.into_iter();
+        let (Some((ea, ta)), Some((eb, tb))) = (both.next(), both.next()) else {
+            return err(pos, "internal: a binary operator without two operands");
+        };
         let bin = |o: BinOp| Expr::Bin(o, Box::new(ea.clone()), Box::new(eb.clone()));
         match op {
             "+" | "-" | "*" | "/" | "%" => {
@@ -596,8 +784,56 @@ impl<'a, 'b> Compiler<'a, 'b> {
         }
     }
 
+    /// `c.kind == grass`: an unknown bare name compared with text, a row or a player was most likely meant
+    /// as text; say that first (a row of that table, if it is one), even when a local name is close.
+    fn text_hint(&self, r: R<(Expr, Ty)>, node: &Node, other: Option<Ty>) -> R<(Expr, Ty)> {
+        let mut e = match r {
+            Ok(v) => return Ok(v),
+            Err(e) => e,
+        };
+        let (Ast::Name(name), Some(ty)) = (&node.ast, other) else {
+            return Err(e);
+        };
+        if e.follow_up || e.message != format!("unknown name `{name}`") {
+            return Err(e);
+        }
+        let quoted = match ty {
+            Ty::Row(t) => {
+                let table = &self.cat.tables[t as usize];
+                match table.row(name) {
+                    Some(_) => format!("`{name}` is a row of table `{}`: quote it: '{name}'", table.name),
+                    None => match closest(name, table.keys.iter().map(String::as_str)) {
+                        Some(k) => format!("to compare with a row of table `{}`, quote its key: did you mean '{k}'?", table.name),
+                        None => format!("to compare with a row of table `{}`, quote its key (rows: {})", table.name, table.keys.join(", ")),
+                    },
+                }
+            }
+            Ty::Text => format!("to compare with text, quote it: '{name}'"),
+            Ty::Player => {
+                e.hint = Some(
+                    match closest(name, self.cat.players.iter().map(String::as_str)) {
+                        Some(p) => format!("did you mean the player `{p}`?"),
+                        None => format!("players: {}", self.cat.players.join(", ")),
+                    },
+                );
+                return Err(e);
+            }
+            _ => return Err(e),
+        };
+        let local = self
+            .names
+            .iter()
+            .filter(|b| !b.failed)
+            .map(|b| b.name.as_str());
+        e.hint = Some(match closest(name, local) {
+            Some(near) => format!("{quoted} (or did you mean the name `{near}`?)"),
+            None => quoted,
+        });
+        Err(e)
+    }
+
     /// A literal compared with a row or player must be one of its keys: catches typos at analysis.
-    fn check_key(&mut self, ty: Ty, lit: &Expr, pos: usize) -> R<()> {
+    pub(super) fn check_key(&mut self, ty: Ty, lit: &Expr, pos: usize) -> R<()> {
         let Expr::Const(Value::Text(sym)) = lit else {
             return Ok(());
         };
@@ -636,7 +872,8 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 format!("`{f}` takes {n} argument(s), found {}", args.len()),
             );
         }
-        args.iter().map(|a| self.expr(a)).collect()
+        let compiled: Vec<R<(Expr, Ty)>> = args.iter().map(|a| self.expr(a)).collect();
+        first_real(compiled)
     }
 
     fn want(&self, f: &str, got: Ty, want: Ty, pos: usize) -> R<()> {
@@ -819,10 +1056,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             ),
                         );
                     }
-                    let v: Vec<Expr> = args
-                        .iter()
-                        .map(|a| self.expr(a).map(|(e, _)| e))
-                        .collect::<R<_>>()?;
+                    let compiled: Vec<R<Expr>> =
+                        args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect();
+                    let v = first_real(compiled)?;
                     return Ok((Expr::Script(i as u16, v), Ty::Int));
                 }
                 let mut names = vec![
@@ -847,12 +1083,18 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     "steps",
                     "player",
                 ];
+                if self.cat.failed.scripts && closest(f, names.iter().copied()).is_none() {
+                    // Most likely a function of the script that did not compile.
+                    return Err(ExprError::follow_up(pos, f));
+                }
                 names.extend(self.cat.script_fns.iter().map(|(n, _)| n.as_str()));
-                let hint = match closest(f, names.iter().copied()) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => "built-in functions and the functions of the ruleset's scripts are available".into(),
+                let hint = hints::unknown_function(f, closest(f, names.iter().copied()), false);
+                let message = if hints::SET_FUNCTIONS.contains(&f) {
+                    format!("`{f}(...)` is a set, not a value")
+                } else {
+                    format!("unknown function `{f}`")
                 };
-                err_hint(pos, format!("unknown function `{f}`"), hint)
+                err_hint(pos, message, hint)
             }
         }
     }
@@ -917,11 +1159,20 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 "players" => Ok((SetSource::Players, Ty::Player)),
                 other => match self.cat.tables.iter().position(|t| t.name == other) {
                     Some(t) => Ok((SetSource::Rows(t as u16), Ty::Row(t as u16))),
-                    None => err_hint(
-                        pos,
-                        format!("`{other}` is not a set"),
-                        "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)",
-                    ),
+                    None => {
+                        if let Some(b) = self.names.iter().rev().find(|b| b.name == other) {
+                            if b.failed {
+                                return Err(ExprError::follow_up(pos, other));
+                            }
+                        }
+                        let mut sets = vec!["cells", "units", "players"];
+                        sets.extend(self.cat.tables.iter().map(|t| t.name.as_str()));
+                        let hint = match closest(other, sets.iter().copied()) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)".into(),
+                        };
+                        err_hint(pos, format!("`{other}` is not a set"), hint)
+                    }
                 },
             },
             Ast::Call(f, args) => match f.as_str() {
@@ -963,7 +1214,17 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     }
                     Ok((SetSource::Reachable { from, max, slot, pred }, Ty::Cell))
                 }
-                _ => err_hint(pos, format!("`{f}(...)` is not a set"), "set functions: neighbours, within, reachable, range"),
+                _ => {
+                    let near = closest(f, hints::SET_FUNCTIONS);
+                    let hint = match hints::foreign_function(f) {
+                        Some(h) => h,
+                        None => match near {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "set functions: neighbours, within, reachable, range".into(),
+                        },
+                    };
+                    err_hint(pos, format!("`{f}(...)` is not a set"), hint)
+                }
             },
             _ => err_hint(pos, "expected a set", "sets: cells, units, players, a table name, neighbours(c), within(c, r), reachable(c, max, test), range(a, b)"),
         }
@@ -971,11 +1232,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
 
     /// Compiles an assignment target such as `to.count[me]`, `me.score`, `unit.ready` or a `let` name.
     pub fn place(&mut self, text: &str) -> R<(Place, Ty)> {
-        let node = expr::parse(text).map_err(|e| ExprError {
-            pos: e.pos,
-            message: e.message,
-            hint: None,
-        })?;
+        let node = expr::parse(text).map_err(syntax)?;
         match self.expr(&node)? {
             (Expr::Local(s), t) => {
                 if self.elems.iter().any(|(slot, _)| *slot == s) {
@@ -992,502 +1249,6 @@ impl<'a, 'b> Compiler<'a, 'b> {
             _ => err_hint(0, format!("`{text}` cannot be assigned"), "assign variables: me.VAR, cell.VAR, cell.VAR[player], cell.owner, unit.VAR, unit.at, or a `let` name"),
         }
     }
-
-    /// Compiles an effect list. Problems are collected with pointers relative to the list.
-    pub fn effects(
-        &mut self,
-        list: &[Json],
-        base: &str,
-        errors: &mut Vec<EffectError>,
-    ) -> Vec<Stmt> {
-        // `let` names live until the end of the list they appear in (a block), not beyond it.
-        let scope = self.names.len();
-        let mut out = Vec::new();
-        for (i, item) in list.iter().enumerate() {
-            let ptr = format!("{base}/{i}");
-            if let Some(s) = self.effect(item, &ptr, errors) {
-                out.push(s);
-            }
-        }
-        self.names.truncate(scope);
-        out
-    }
-
-    fn effect(&mut self, item: &Json, ptr: &str, errors: &mut Vec<EffectError>) -> Option<Stmt> {
-        let fail = |errors: &mut Vec<EffectError>, p: String, e: ExprError| {
-            errors.push(EffectError {
-                pointer: p,
-                error: e,
-            });
-            None
-        };
-        let Json::Object(map) = item else {
-            return fail(
-                errors,
-                ptr.into(),
-                ExprError {
-                    pos: 0,
-                    message: "an effect is a mapping such as `{add: {me.score: 1}}`".into(),
-                    hint: None,
-                },
-            );
-        };
-        let esc = super::yaml::pointer_escape;
-        let key_ptr = |k: &str| format!("{ptr}/{}", esc(k));
-        let allowed: &[&str] = if map.contains_key("if") {
-            &["if", "then", "else"]
-        } else if map.contains_key("for") {
-            &["for", "do"]
-        } else if map.contains_key("win") {
-            &["win", "reason"]
-        } else if map.contains_key("create_unit") {
-            &["create_unit"]
-        } else {
-            &[]
-        };
-        if allowed.is_empty() && map.len() != 1 {
-            return fail(errors, ptr.into(), ExprError {
-                pos: 0,
-                message: "an effect has exactly one kind: let, set, add, sub, emit, if, for, eval, win, draw, end_turn, create_unit, destroy_unit".into(),
-                hint: None,
-            });
-        }
-        for k in map.keys() {
-            if !allowed.is_empty() && !allowed.contains(&k.as_str()) {
-                return fail(
-                    errors,
-                    key_ptr(k),
-                    ExprError {
-                        pos: 0,
-                        message: format!("unexpected key `{k}` in this effect"),
-                        hint: Some(format!("allowed: {}", allowed.join(", "))),
-                    },
-                );
-            }
-        }
-        let (kind, body) = map.iter().next()?;
-        let kind = if allowed.is_empty() {
-            kind.as_str()
-        } else {
-            allowed[0]
-        };
-        let body = if allowed.is_empty() { body } else { &map[kind] };
-        match kind {
-            "let" => {
-                let Json::Object(m) = body else {
-                    return fail(
-                        errors,
-                        key_ptr(kind),
-                        ExprError {
-                            pos: 0,
-                            message: "`let` takes a mapping of names to expressions".into(),
-                            hint: None,
-                        },
-                    );
-                };
-                let mut stmts = Vec::new();
-                for (name, v) in m {
-                    match self.json_expr(v) {
-                        Ok((e, t)) => {
-                            let slot = self.bind(name, t);
-                            stmts.push(Stmt::Let(slot, e));
-                        }
-                        Err(e) => {
-                            fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);
-                        }
-                    }
-                }
-                Some(block(stmts))
-            }
-            "set" | "add" | "sub" => {
-                let op = match kind {
-                    "set" => AssignOp::Set,
-                    "add" => AssignOp::Add,
-                    _ => AssignOp::Sub,
-                };
-                let Json::Object(m) = body else {
-                    return fail(
-                        errors,
-                        key_ptr(kind),
-                        ExprError {
-                            pos: 0,
-                            message: format!("`{kind}` takes a mapping of targets to expressions"),
-                            hint: None,
-                        },
-                    );
-                };
-                let mut stmts = Vec::new();
-                for (target, v) in m {
-                    let vptr = format!("{}/{}", key_ptr(kind), esc(target));
-                    let place = match self.place(target) {
-                        Ok(p) => p,
-                        Err(e) => {
-                            fail(
-                                errors,
-                                vptr,
-                                ExprError {
-                                    pos: usize::MAX,
-                                    ..e
-                                },
-                            );
-                            continue;
-                        }
-                    };
-                    match self.json_expr(v) {
-                        Ok((e, t)) => {
-                            let ok = match op {
-                                AssignOp::Set => {
-                                    t == place.1
-                                        || t == Ty::Nothing
-                                        || (place.1 == Ty::Float && t == Ty::Int)
-                                        || (t == Ty::Text && matches!(place.1, Ty::Row(_)))
-                                }
-                                _ => {
-                                    place.1.is_numeric()
-                                        && t.is_numeric()
-                                        && !(place.1 == Ty::Int && t == Ty::Float)
-                                }
-                            };
-                            if !ok {
-                                fail(
-                                    errors,
-                                    vptr,
-                                    ExprError {
-                                        pos: 0,
-                                        message: format!(
-                                            "cannot {kind} {} to `{target}` of type {}",
-                                            t.name(),
-                                            place.1.name()
-                                        ),
-                                        hint: None,
-                                    },
-                                );
-                                continue;
-                            }
-                            stmts.push(Stmt::Assign(place.0, op, e));
-                        }
-                        Err(e) => {
-                            fail(errors, vptr, e);
-                        }
-                    }
-                }
-                Some(block(stmts))
-            }
-            "emit" => {
-                let Json::Object(m) = body else {
-                    return fail(
-                        errors,
-                        key_ptr(kind),
-                        ExprError {
-                            pos: 0,
-                            message: "`emit` takes a mapping with `type` and fields".into(),
-                            hint: None,
-                        },
-                    );
-                };
-                let Some(Json::String(ty)) = m.get("type") else {
-                    return fail(
-                        errors,
-                        key_ptr(kind),
-                        ExprError {
-                            pos: 0,
-                            message: "`emit` needs `type: <event name>`".into(),
-                            hint: None,
-                        },
-                    );
-                };
-                let mut fields = Vec::new();
-                for (name, v) in m {
-                    if name == "type" {
-                        continue;
-                    }
-                    match self.json_expr(v) {
-                        // Events are built only when recorded: a draw or script call here would make
-                        // recorded and unrecorded runs differ.
-                        Ok((e, _)) if !e.reads(&mut Vec::new()) => {
-                            fail(
-                                errors,
-                                format!("{}/{}", key_ptr(kind), esc(name)),
-                                ExprError {
-                                    pos: 0,
-                                    message:
-                                        "event fields cannot draw random numbers or call scripts"
-                                            .into(),
-                                    hint: Some(
-                                        "compute the value in a `let` first, then emit its name"
-                                            .into(),
-                                    ),
-                                },
-                            );
-                        }
-                        Ok((e, _)) => fields.push((name.clone(), e)),
-                        Err(e) => {
-                            fail(errors, format!("{}/{}", key_ptr(kind), esc(name)), e);
-                        }
-                    }
-                }
-                Some(Stmt::Emit(EmitSpec {
-                    kind: ty.clone(),
-                    fields,
-                }))
-            }
-            "if" => {
-                let cond = match self.json_cond(body) {
-                    Ok(c) => c,
-                    Err(e) => return fail(errors, key_ptr("if"), e),
-                };
-                let then = match map.get("then") {
-                    Some(Json::Array(l)) => self.effects(l, &key_ptr("then"), errors),
-                    _ => {
-                        return fail(
-                            errors,
-                            ptr.into(),
-                            ExprError {
-                                pos: 0,
-                                message: "`if` needs `then:` with a list of effects".into(),
-                                hint: None,
-                            },
-                        )
-                    }
-                };
-                let els = match map.get("else") {
-                    Some(Json::Array(l)) => self.effects(l, &key_ptr("else"), errors),
-                    None => Vec::new(),
-                    _ => {
-                        return fail(
-                            errors,
-                            key_ptr("else"),
-                            ExprError {
-                                pos: 0,
-                                message: "`else` takes a list of effects".into(),
-                                hint: None,
-                            },
-                        )
-                    }
-                };
-                Some(Stmt::If(cond, then, els))
-            }
-            "for" => {
-                let Json::Object(m) = body else {
-                    return fail(errors, key_ptr("for"), ExprError { pos: 0, message: "`for` takes one `name: set`, as in `for: {u: units where owner == me}`".into(), hint: None });
-                };
-                if m.len() != 1 {
-                    return fail(
-                        errors,
-                        key_ptr("for"),
-                        ExprError {
-                            pos: 0,
-                            message: "`for` takes exactly one `name: set`".into(),
-                            hint: None,
-                        },
-                    );
-                }
-                let (name, set) = m.iter().next()?;
-                let s = match self.json_set(set) {
-                    Ok(s) => s,
-                    Err(e) => return fail(errors, format!("{}/{}", key_ptr("for"), esc(name)), e),
-                };
-                self.names.push(Binding {
-                    name: name.clone(),
-                    slot: s.slot,
-                    ty: s.elem,
-                });
-                let body = match map.get("do") {
-                    Some(Json::Array(l)) => self.effects(l, &key_ptr("do"), errors),
-                    _ => {
-                        self.names.pop();
-                        return fail(
-                            errors,
-                            ptr.into(),
-                            ExprError {
-                                pos: 0,
-                                message: "`for` needs `do:` with a list of effects".into(),
-                                hint: None,
-                            },
-                        );
-                    }
-                };
-                self.names.pop();
-                Some(Stmt::For(s, body))
-            }
-            "eval" => match self.json_expr(body) {
-                Ok((e, _)) => Some(Stmt::Eval(e)),
-                Err(e) => fail(errors, key_ptr(kind), e),
-            },
-            "win" => {
-                let p = match self.json_expr(body) {
-                    Ok((e, Ty::Player)) => e,
-                    Ok((_, t)) => {
-                        return fail(
-                            errors,
-                            key_ptr("win"),
-                            ExprError {
-                                pos: 0,
-                                message: format!("`win` names a player, found {}", t.name()),
-                                hint: None,
-                            },
-                        )
-                    }
-                    Err(e) => return fail(errors, key_ptr("win"), e),
-                };
-                let reason = match map.get("reason") {
-                    Some(Json::String(r)) => r.clone(),
-                    _ => {
-                        return fail(
-                            errors,
-                            ptr.into(),
-                            ExprError {
-                                pos: 0,
-                                message: "`win` needs `reason: <code>`".into(),
-                                hint: None,
-                            },
-                        )
-                    }
-                };
-                Some(Stmt::Win(p, reason))
-            }
-            "draw" => match body {
-                Json::String(r) => Some(Stmt::Draw(r.clone())),
-                _ => fail(
-                    errors,
-                    key_ptr(kind),
-                    ExprError {
-                        pos: 0,
-                        message: "`draw` takes a reason code".into(),
-                        hint: None,
-                    },
-                ),
-            },
-            "end_turn" => Some(Stmt::EndTurn),
-            "destroy_unit" => match self.json_expr(body) {
-                Ok((e, Ty::Unit)) => Some(Stmt::DestroyUnit(e)),
-                Ok((_, t)) => fail(
-                    errors,
-                    key_ptr(kind),
-                    ExprError {
-                        pos: 0,
-                        message: format!("`destroy_unit` takes a unit, found {}", t.name()),
-                        hint: None,
-                    },
-                ),
-                Err(e) => fail(errors, key_ptr(kind), e),
-            },
-            "create_unit" => self.create_unit(body, &key_ptr(kind), errors),
-            other => fail(
-                errors,
-                key_ptr(other),
-                ExprError {
-                    pos: 0,
-                    message: format!("unknown effect `{other}`"),
-                    hint: closest(
-                        other,
-                        [
-                            "let",
-                            "set",
-                            "add",
-                            "sub",
-                            "emit",
-                            "if",
-                            "for",
-                            "eval",
-                            "win",
-                            "draw",
-                            "end_turn",
-                            "create_unit",
-                            "destroy_unit",
-                        ],
-                    )
-                    .map(|c| format!("did you mean `{c}`?")),
-                },
-            ),
-        }
-    }
-
-    fn create_unit(
-        &mut self,
-        body: &Json,
-        ptr: &str,
-        errors: &mut Vec<EffectError>,
-    ) -> Option<Stmt> {
-        let esc = super::yaml::pointer_escape;
-        let mut fail = |p: String, m: String| {
-            errors.push(EffectError {
-                pointer: p,
-                error: ExprError {
-                    pos: 0,
-                    message: m,
-                    hint: None,
-                },
-            });
-            None
-        };
-        let Json::Object(m) = body else {
-            return fail(
-                ptr.into(),
-                "`create_unit` takes type, owner, at, and optionally vars and as".into(),
-            );
-        };
-        let Some(table) = self.cat.unit_table else {
-            return fail(ptr.into(), "this ruleset declares no units".into());
-        };
-        let get = |k: &str, want: Ty, this: &mut Self| -> Option<Expr> {
-            let v = m.get(k)?;
-            match this.json_expr(v) {
-                Ok((e, t)) if t == want || (t == Ty::Text && matches!(want, Ty::Row(_))) => Some(e),
-                _ => None,
-            }
-        };
-        let kind = get("type", Ty::Row(table), self);
-        let owner = get("owner", Ty::Player, self);
-        let at = get("at", Ty::Cell, self);
-        let (Some(kind), Some(owner), Some(at)) = (kind, owner, at) else {
-            return fail(
-                ptr.into(),
-                "`create_unit` needs `type` (a unit type), `owner` (a player) and `at` (a cell)"
-                    .into(),
-            );
-        };
-        let mut init = Vec::new();
-        if let Some(Json::Object(vars)) = m.get("vars") {
-            for (name, v) in vars {
-                let Some(d) = self.cat.unit_vars.iter().find(|d| d.name == *name).cloned() else {
-                    return fail(
-                        format!("{ptr}/vars/{}", esc(name)),
-                        format!("units have no variable `{name}`"),
-                    );
-                };
-                match self.json_expr(v) {
-                    Ok((e, _)) => init.push((d.slot, d.ty, e)),
-                    Err(e) => {
-                        errors.push(EffectError {
-                            pointer: format!("{ptr}/vars/{}", esc(name)),
-                            error: e,
-                        });
-                        return None;
-                    }
-                }
-            }
-        }
-        let bind = match m.get("as") {
-            Some(Json::String(n)) => Some(self.bind(n, Ty::Unit)),
-            _ => None,
-        };
-        Some(Stmt::CreateUnit {
-            kind,
-            owner,
-            at,
-            init,
-            bind,
-        })
-    }
-}
-
-/// Several statements produced by one YAML entry.
-fn block(mut stmts: Vec<Stmt>) -> Stmt {
-    if stmts.len() == 1 {
-        return stmts.pop().unwrap_or(Stmt::Draw(String::new()));
-    }
-    Stmt::If(Expr::Const(Value::Bool(true)), stmts, Vec::new())
 }
 
 /// Folds an expression of constants.

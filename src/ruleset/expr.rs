@@ -32,6 +32,8 @@ pub struct Node {
 pub struct SyntaxError {
     pub pos: usize,
     pub message: String,
+    /// What to write instead, for mistakes with a known cure (`!x`, `a ? b : c`, `a < b < c`).
+    pub hint: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,11 +77,13 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
             let text: String = src[start..i].chars().filter(|c| *c != '_').collect();
             let tok = if is_float {
                 Tok::Float(text.parse().map_err(|_| SyntaxError {
+                    hint: None,
                     pos: start,
                     message: "bad number".into(),
                 })?)
             } else {
                 Tok::Int(text.parse().map_err(|_| SyntaxError {
+                    hint: None,
                     pos: start,
                     message: format!("integer {text} is out of range"),
                 })?)
@@ -101,6 +105,7 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
             }
             if i >= bytes.len() {
                 return Err(SyntaxError {
+                    hint: None,
                     pos: start,
                     message: "unterminated string".into(),
                 });
@@ -121,6 +126,7 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
         }
         let ch = src[i..].chars().next().unwrap_or('?');
         return Err(SyntaxError {
+            hint: super::hints::stray_character(ch).map(str::to_string),
             pos: start,
             message: format!("unexpected character '{ch}'"),
         });
@@ -144,6 +150,7 @@ pub fn parse(src: &str) -> Result<Node, SyntaxError> {
     match p.peek() {
         Tok::End => Ok(node),
         t => Err(SyntaxError {
+            hint: None,
             pos: p.pos(),
             message: format!("unexpected {} after the expression", describe(t)),
         }),
@@ -165,6 +172,19 @@ fn describe(t: &Tok) -> String {
 /// operator chain (`a + b + c` is two levels) all count. Compiling and evaluating recurse over the tree,
 /// so this bounds their stack use; a longer formula is split with `let`.
 pub const MAX_DEPTH: usize = 256;
+
+/// `a < b < c`: kept out of line so the parser's recursive frames stay small.
+#[inline(never)]
+#[cold]
+fn chained(pos: usize, op: &str, next: &str) -> SyntaxError {
+    SyntaxError {
+        pos,
+        message: format!("comparisons do not chain: `a {op} b {next} c`"),
+        hint: Some(format!(
+            "compare twice and join with `and`: `a {op} b and b {next} c`"
+        )),
+    }
+}
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -192,6 +212,7 @@ impl Parser {
             Ok(())
         } else {
             Err(SyntaxError {
+                hint: None,
                 pos: self.pos(),
                 message: format!("expected '{o}', found {}", describe(self.peek())),
             })
@@ -202,6 +223,7 @@ impl Parser {
     fn check_depth(&self, depth: usize) -> Result<(), SyntaxError> {
         if depth > MAX_DEPTH {
             return Err(SyntaxError {
+                hint: None,
                 pos: self.pos(),
                 message: format!(
                     "expression nested too deeply (more than {MAX_DEPTH} levels of parentheses, calls, prefix operators or chained terms); split it with `let`"
@@ -291,20 +313,27 @@ impl Parser {
         self.cmp(depth)
     }
 
+    fn cmp_op(&self) -> Option<&'static str> {
+        ["==", "!=", "<=", ">=", "<", ">"]
+            .into_iter()
+            .find(|op| self.is_op(op))
+    }
+
     fn cmp(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let left = self.sum(depth)?;
-        for op in ["==", "!=", "<=", ">=", "<", ">"] {
-            if self.is_op(op) {
-                let pos = self.pos();
-                self.bump();
-                let right = self.sum(depth)?;
-                return Ok(Node {
-                    ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)),
-                    pos,
-                });
-            }
+        let Some(op) = self.cmp_op() else {
+            return Ok(left);
+        };
+        let pos = self.pos();
+        self.bump();
+        let right = self.sum(depth)?;
+        if let Some(next) = self.cmp_op() {
+            return Err(chained(self.pos(), op, next));
         }
-        Ok(left)
+        Ok(Node {
+            ast: Ast::Binary(op.into(), Box::new(left), Box::new(right)),
+            pos,
+        })
     }
 
     fn sum(&mut self, depth: usize) -> Result<Node, SyntaxError> {
@@ -384,6 +413,7 @@ impl Parser {
                     }
                     t => {
                         return Err(SyntaxError {
+                            hint: None,
                             pos,
                             message: format!(
                                 "expected a field name after '.', found {}",
@@ -442,6 +472,7 @@ impl Parser {
             }
             t => {
                 return Err(SyntaxError {
+                    hint: None,
                     pos,
                     message: format!("expected a value, found {}", describe(&t)),
                 })
@@ -494,6 +525,7 @@ mod tests {
         assert_eq!(e.pos, 4);
         let e = parse("a $ b").unwrap_err();
         assert_eq!(e.pos, 2);
+        assert_eq!(e.hint, None);
         assert!(parse("f(a,").is_err());
         assert!(parse("99999999999999999999").is_err());
     }
@@ -519,6 +551,27 @@ mod tests {
         // Just inside the limit is fine.
         assert!(parse(&vec!["1"; MAX_DEPTH].join(" + ")).is_ok());
         assert!(parse(&format!("{}1", "-".repeat(MAX_DEPTH - 1))).is_ok());
+    }
+
+    #[test]
+    fn habits_from_other_languages_get_hints() {
+        let e = parse("1 < x < 3").unwrap_err();
+        assert_eq!(e.pos, 6);
+        assert!(e.message.contains("do not chain"), "{}", e.message);
+        assert!(e.hint.unwrap().contains("a < b and b < c"));
+        for (text, at, hint) in [
+            ("!x", 0, "not x"),
+            ("a ? b : c", 2, "if:"),
+            ("a = b", 2, "=="),
+            ("a & b", 2, "and"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.pos, at, "{text}");
+            assert!(
+                e.hint.as_deref().unwrap_or("").contains(hint),
+                "{text}: {e:?}"
+            );
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@ use crate::limits::MAX_FILE_BYTES;
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub game: Arc<Game>,
+    /// What analysis found questionable but valid (shown by `validate`).
+    pub warnings: Vec<Diagnostic>,
     pub ruleset_path: PathBuf,
     pub scenario_path: PathBuf,
 }
@@ -421,7 +423,7 @@ pub fn load(
         mark_overridden(&sources.ruleset, overrides, &mut d);
         d
     }) {
-        Ok(mut game) => {
+        Ok((mut game, warnings)) => {
             game.rule_overrides = overrides
                 .iter()
                 .filter(|(k, _)| setting_name(k).is_none())
@@ -429,6 +431,7 @@ pub fn load(
                 .collect();
             Ok(Loaded {
                 game: Arc::new(game),
+                warnings,
                 ruleset_path: rpath,
                 scenario_path: spath,
             })
@@ -458,9 +461,26 @@ pub fn detect_kind(v: &Json) -> Option<DocKind> {
     None
 }
 
-/// Validates one file of any kind; `Err` when it cannot be read (exit 2).
+/// What validating one file found: its problems (warnings included) and, when it loaded one, the game.
+#[derive(Debug, Default)]
+pub struct Validated {
+    pub diagnostics: Vec<Diagnostic>,
+    pub game: Option<Arc<Game>>,
+}
+
+impl Validated {
+    fn problems(diagnostics: Vec<Diagnostic>) -> Self {
+        Validated {
+            diagnostics,
+            game: None,
+        }
+    }
+}
+
+/// Validates one file of any kind, with `overrides` (`--set`) applied to the ruleset it loads; `Err` when
+/// it cannot be read (exit 2).
 #[allow(clippy::result_large_err)] // as read_source
-pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
+pub fn validate_file(path: &Path, overrides: &[(String, Json)]) -> Result<Validated, Diagnostic> {
     // A ruleset folder stands for its ruleset.yaml, as with --ruleset.
     let file = path.join("ruleset.yaml");
     let path: &Path = if path.is_dir() && file.is_file() {
@@ -471,19 +491,19 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
     let src = read_source(path)?;
     let doc = match yaml::parse(src.clone()) {
         Ok(d) => d,
-        Err(d) => return Ok(d),
+        Err(d) => return Ok(Validated::problems(d)),
     };
     let Some(kind) = detect_kind(&doc.value) else {
-        return Ok(vec![doc.diag(
+        return Ok(Validated::problems(vec![doc.diag(
             "validate::unknown_kind",
             "cannot tell what this file is",
             "",
         )
-        .hint("rulesets have `actions` and `flow`; scenarios `ruleset` and `board`; match scripts `submissions`; conformance cases `expect`; replays `format: arbiter-replay`")]);
+        .hint("rulesets have `actions` and `flow`; scenarios `ruleset` and `board`; match scripts `submissions`; conformance cases `expect`; replays `format: arbiter-replay`")]));
     };
     let problems = super::schemas::check(kind, &doc);
     if !problems.is_empty() {
-        return Ok(problems);
+        return Ok(Validated::problems(problems));
     }
     let name = |k: &str| {
         doc.value
@@ -492,7 +512,7 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
             .map(str::to_string)
     };
     let result = match kind {
-        DocKind::Ruleset => load(&path.display().to_string(), None, &[]).map(|_| ()),
+        DocKind::Ruleset => load(&path.display().to_string(), None, overrides).map(Some),
         DocKind::Scenario => match name("ruleset") {
             Some(r) => match find_ruleset(&r).or_else(|| {
                 path.parent()
@@ -504,37 +524,47 @@ pub fn validate_file(path: &Path) -> Result<Vec<Diagnostic>, Diagnostic> {
                 Some(rp) => load(
                     &rp.display().to_string(),
                     Some(&path.display().to_string()),
-                    &[],
+                    overrides,
                 )
-                .map(|_| ()),
+                .map(Some),
                 None => {
-                    return Ok(vec![doc.diag(
+                    return Ok(Validated::problems(vec![doc.diag(
                         "scenario::unknown_ruleset",
                         format!("no ruleset `{r}` to check this scenario against"),
                         "/ruleset",
-                    )])
+                    )]))
                 }
             },
-            None => Ok(()),
+            None => Ok(None),
         },
         // A case that expects an error checks that error when it runs (`arbiter conformance`).
-        DocKind::Conformance if doc.value.pointer("/expect/error").is_some() => Ok(()),
+        DocKind::Conformance if doc.value.pointer("/expect/error").is_some() => Ok(None),
         DocKind::MatchScript | DocKind::Conformance => match name("ruleset") {
             Some(r) => {
-                let set: Vec<(String, Json)> = match doc.value.get("set") {
+                let mut set: Vec<(String, Json)> = match doc.value.get("set") {
                     Some(Json::Object(m)) => {
                         m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
                     }
                     _ => Vec::new(),
                 };
-                load(&r, name("scenario").as_deref(), &set).map(|_| ())
+                set.extend(overrides.iter().cloned());
+                load(&r, name("scenario").as_deref(), &set).map(Some)
             }
-            None => Ok(()),
+            None => Ok(None),
         },
-        DocKind::Replay => Ok(()),
+        DocKind::Replay => Ok(None),
     };
     match result {
-        Ok(()) => Ok(problems),
-        Err(e) => Ok(e.diagnostics().to_vec()),
+        // Warnings belong to the ruleset: shown when it is validated, not with each file that uses it.
+        Ok(Some(loaded)) => Ok(Validated {
+            diagnostics: if kind == DocKind::Ruleset {
+                loaded.warnings
+            } else {
+                Vec::new()
+            },
+            game: Some(loaded.game),
+        }),
+        Ok(None) => Ok(Validated::default()),
+        Err(e) => Ok(Validated::problems(e.diagnostics().to_vec())),
     }
 }

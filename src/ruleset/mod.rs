@@ -1,11 +1,17 @@
 //! Rulesets and scenarios: raw YAML (with spans) -> schema check -> analysis (all diagnostics) -> `Game`.
 pub mod analyze;
 pub mod compile;
+pub mod effects;
+pub mod explain;
 pub mod expr;
+pub mod hints;
+pub mod initial;
 pub mod load;
 pub mod raw;
 pub mod schema;
 pub mod schemas;
+pub mod settings;
+pub mod warnings;
 pub mod yaml;
 
 pub use crate::ir::game;

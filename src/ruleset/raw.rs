@@ -39,7 +39,7 @@ pub struct RawRuleset {
     #[serde(default)]
     pub agents: RawAgents,
     #[serde(default)]
-    pub when_stuck: WhenStuck,
+    pub when_stuck: Option<WhenStuck>,
 }
 
 pub use crate::ir::game::WhenStuck;
@@ -72,8 +72,9 @@ fn default_discriminator() -> String {
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RawLimit {
-    pub min: Option<f64>,
-    pub max: Option<f64>,
+    /// A number, or a constant expression of settings (text).
+    pub min: Option<Json>,
+    pub max: Option<Json>,
     #[serde(default)]
     pub min_exclusive: bool,
     #[serde(default)]
