@@ -192,3 +192,138 @@ fn every_source_file_starts_with_a_module_doc() {
         );
     }
 }
+
+/// What each top-level module may import, bottom layer first: vocabulary (`model`, `board`, `rng`,
+/// `diagnostic`, `limits`) → `ir` (the typed program) → `script` → the front end (`ruleset`) and the
+/// `engine`, which never import each other → `agents`, `replay` → `simulate` and the surfaces built on them
+/// → `cli`. Nothing imports upward, so there is no cycle between top-level modules.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("limits", &[]),
+    ("rng", &[]),
+    ("diagnostic", &[]),
+    ("board", &["limits"]),
+    ("model", &["board", "limits"]),
+    ("ir", &["model", "board", "rng", "limits"]),
+    ("script", &["ir", "model", "board", "rng", "limits"]),
+    (
+        "ruleset",
+        &[
+            "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
+    ),
+    (
+        "engine",
+        &["script", "ir", "model", "board", "rng", "limits"],
+    ),
+    (
+        "agents",
+        &["engine", "script", "ir", "model", "board", "rng", "limits"],
+    ),
+    (
+        "replay",
+        &[
+            "engine",
+            "ruleset",
+            "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
+    ),
+    (
+        "simulate",
+        &[
+            "agents",
+            "replay",
+            "engine",
+            "ruleset",
+            "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
+    ),
+];
+
+/// The top-level modules a source file imports through `crate::` paths.
+fn imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                // `use crate::{a::x, b}`: every name at the start of a path inside the braces.
+                let inner = group.split('}').next().unwrap_or("");
+                for part in inner.split(',') {
+                    let name: String = part
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        out.push(name);
+                    }
+                }
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn modules_import_only_the_layers_below_them() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (path, text) in sources() {
+        let Ok(inner) = path.strip_prefix(&src) else {
+            continue;
+        };
+        let first = inner
+            .components()
+            .next()
+            .map(|c| {
+                c.as_os_str()
+                    .to_string_lossy()
+                    .trim_end_matches(".rs")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        let Some((_, allowed)) = LAYERS.iter().find(|(m, _)| *m == first) else {
+            continue;
+        };
+        for m in imports(&text) {
+            if m != first && !allowed.contains(&m.as_str()) {
+                wrong.push(format!("{} imports crate::{m}", rel(&path)));
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "imports against the layer order:\n{}",
+        wrong.join("\n")
+    );
+}

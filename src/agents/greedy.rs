@@ -5,9 +5,9 @@
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
+use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
 use crate::rng::{Rng, RngKind};
-use crate::ruleset::game::Submission;
 
 /// Stream numbers of greedy lookahead draws (random agents use 1000 + player).
 pub const STREAM_BASE: u64 = 2000;

@@ -2,9 +2,9 @@
 //! random draws are untouched.
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
+use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
 use crate::rng::{Rng, RngKind};
-use crate::ruleset::game::Submission;
 
 /// Stream numbers of agents start here, far from the streams a game uses.
 pub const STREAM_BASE: u64 = 1000;

@@ -54,7 +54,7 @@ impl Machine<'_> {
 }
 
 /// A value as JSON: ids for cells, units, players and rows.
-pub fn value_json(g: &crate::ruleset::Game, st: &crate::model::MatchState, v: Value) -> Json {
+pub fn value_json(g: &crate::ir::game::Game, st: &crate::model::MatchState, v: Value) -> Json {
     match v {
         Value::None => Json::Null,
         Value::Int(i) => Json::from(i),

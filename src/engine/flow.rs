@@ -3,8 +3,8 @@ use serde_json::{json, Value as Json};
 
 use super::exec::Signals;
 use super::machine::{Machine, RunError};
+use crate::ir::game::{CheckPoint, Order, Submission};
 use crate::model::{Action, PlayerIdx, Value};
-use crate::ruleset::game::{CheckPoint, Order, Submission};
 
 type R<T> = Result<T, RunError>;
 

@@ -243,7 +243,7 @@ impl Machine<'_> {
     /// In a points phase, whether the action's cost fits in what is left of the turn.
     fn affordable(&self, spec: &ActionSpec) -> bool {
         let phase = &self.game.phases[self.st.phase as usize];
-        phase.submission != crate::ruleset::game::Submission::Points || spec.cost <= self.st.points
+        phase.submission != crate::ir::game::Submission::Points || spec.cost <= self.st.points
     }
 
     /// Walks one action kind; false when the sink asked to stop.

@@ -2,9 +2,9 @@
 use serde_json::Value as Json;
 
 use crate::board::{CellId, SearchScratch};
+use crate::ir::game::Game;
 use crate::model::{MatchState, PlayerIdx, Value};
 use crate::rng::Rng;
-use crate::ruleset::Game;
 use crate::script::ScriptHost;
 
 use super::lower::Program;

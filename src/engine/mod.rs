@@ -21,9 +21,9 @@ pub use flow::Applied;
 pub use lower::{Options, Program};
 pub use machine::{Machine, RunError, Runtime};
 
+use crate::ir::game::Game;
 use crate::model::{Action, MatchState, PlayerIdx};
 use crate::rng::Rng;
-use crate::ruleset::Game;
 
 /// One match in progress: its state and its random stream.
 #[derive(Debug)]

@@ -4,9 +4,9 @@ use serde_json::{json, Map, Value as Json};
 
 use super::exec::Signals;
 use super::machine::{Machine, RunError};
+use crate::ir::game::{FlowVars, ResolveStep};
 use crate::model::state::NO_OWNER;
 use crate::model::value::ABSENT;
-use crate::ruleset::game::{FlowVars, ResolveStep};
 
 type R<T> = Result<T, RunError>;
 

@@ -2,9 +2,9 @@
 use serde_json::{json, Map, Value as Json};
 
 use super::eval::value_json;
+use crate::ir::game::Game;
+use crate::ir::game::VarDecl;
 use crate::model::{MatchState, Value};
-use crate::ruleset::game::VarDecl;
-use crate::ruleset::Game;
 
 fn vars_json(
     g: &Game,

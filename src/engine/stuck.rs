@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use super::{Engine, Match, RunError};
+use crate::ir::game::Submission;
+use crate::ir::game::WhenStuck;
 use crate::model::PlayerIdx;
-use crate::ruleset::game::Submission;
-use crate::ruleset::raw::WhenStuck;
 
 impl Engine {
     /// Whether `player` is due in `m`, in a phase that needs an action, and has none.

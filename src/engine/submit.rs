@@ -4,9 +4,9 @@
 use serde_json::Value as Json;
 
 use super::{wire, Engine, Machine, Match, SubmitError};
+use crate::ir::game::Game;
+use crate::ir::game::Submission;
 use crate::model::{Action, MatchState};
-use crate::ruleset::game::Submission;
-use crate::ruleset::Game;
 
 /// One entry of a submission: how to decode it and how to echo it in `invalid_action`.
 pub trait Entry {

@@ -2,9 +2,9 @@
 //! reason) and encoding actions back to JSON.
 use serde_json::{Map, Value as Json};
 
+use crate::ir::game::Game;
 use crate::model::action::ArgList;
 use crate::model::{Action, MatchState, Ty, Value};
-use crate::ruleset::Game;
 
 /// Decodes one submitted action. Unknown fields are ignored; a missing or unusable field becomes `None`,
 /// which the legality check turns into that parameter's `invalid` reason.

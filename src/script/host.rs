@@ -5,10 +5,10 @@ use std::cell::Cell;
 use rhai::{Dynamic, Engine, EvalAltResult, ImmutableString, Map};
 use serde_json::Value as Json;
 
+use crate::ir::game::Game;
 use crate::model::state::{NO_OWNER, NO_UNIT};
 use crate::model::{MatchState, PlayerIdx, Ty, Value};
 use crate::rng::Rng;
-use crate::ruleset::Game;
 
 /// Host functions whose second argument names a variable or column; their literals are checked at analysis.
 pub const NAMED_ACCESSORS: &[&str] = &[
@@ -237,10 +237,10 @@ fn unit(st: &MatchState, id: &str) -> Res<usize> {
         .map_or_else(|| fail(format!("no living unit '{id}'")), Ok)
 }
 fn var<'g>(
-    decls: &'g [crate::ruleset::game::VarDecl],
+    decls: &'g [crate::ir::game::VarDecl],
     name: &str,
     what: &str,
-) -> Res<&'g crate::ruleset::game::VarDecl> {
+) -> Res<&'g crate::ir::game::VarDecl> {
     decls
         .iter()
         .find(|d| d.name == name)

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use rhai::{Dynamic, Engine, Scope, AST};
 use serde_json::Value as Json;
 
+use crate::ir::game::Game;
 use crate::model::{MatchState, PlayerIdx, RunError, Value};
 use crate::rng::Rng;
-use crate::ruleset::Game;
 
 pub use sandbox::MAX_OPERATIONS;
 

@@ -20,7 +20,7 @@ pub use expr::{Arg, Cond, Ev};
 pub use set::{CSet, CSource};
 pub use stmt::{CPlace, CStmt};
 
-use crate::ruleset::game::{CheckPoint, Game, ResolveStep};
+use crate::ir::game::{CheckPoint, Game, ResolveStep};
 
 /// What the lowering may do to make the program fast. Every option keeps the meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +131,7 @@ impl Program {
             .victory
             .iter()
             .map(|v| match v {
-                crate::ruleset::game::VictoryRule::Control {
+                crate::ir::game::VictoryRule::Control {
                     cells,
                     check,
                     reason,
@@ -140,13 +140,13 @@ impl Program {
                     check: *check,
                     reason: reason.clone(),
                 },
-                crate::ruleset::game::VictoryRule::Elimination { check, reason } => {
+                crate::ir::game::VictoryRule::Elimination { check, reason } => {
                     CVictory::Elimination {
                         check: *check,
                         reason: reason.clone(),
                     }
                 }
-                crate::ruleset::game::VictoryRule::Limit {
+                crate::ir::game::VictoryRule::Limit {
                     when,
                     rank,
                     report,

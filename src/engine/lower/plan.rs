@@ -2,9 +2,9 @@
 //! cell variables, tables, geometry) are split out and computed once per engine; `owner == x` and `empty`
 //! become native scans of the state arrays. The meaning of the set is unchanged; only the work to list it
 //! shrinks.
+use crate::ir::game::{Game, ResolveStep};
+use crate::ir::*;
 use crate::model::Ty;
-use crate::ruleset::game::{Game, ResolveStep};
-use crate::ruleset::ir::*;
 
 /// Cell-variable slots that no effect, hook or script ever writes.
 pub fn constant_cell_slots(game: &Game) -> Vec<bool> {
