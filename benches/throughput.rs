@@ -69,3 +69,56 @@ fn random_game(bencher: divan::Bencher, name: &str) {
 fn load_and_validate(name: &str) -> usize {
     load_or_panic(name).game.players.len()
 }
+
+/// A position some way into a random game (ten submissions), for the per-position benchmarks.
+fn midgame(name: &str) -> (Engine, arbiter::engine::Match, u8) {
+    let loaded = load_or_panic(name);
+    let mut engine = Engine::new(loaded.game.clone()).expect("engine");
+    engine.set_logging(false);
+    let mut m = engine.start(7).expect("start");
+    let players = loaded.game.players.len() as u8;
+    let mut seats: Vec<Box<dyn Agent>> = (0..players)
+        .map(|p| agents::by_name("random", 7, p).expect("random agent"))
+        .collect();
+    for _ in 0..10 {
+        let Some(&p) = engine.due(&m).first() else {
+            break;
+        };
+        seats[p as usize].act(&mut engine, &mut m, p).expect("act");
+    }
+    let p = engine.due(&m).first().copied().unwrap_or(0);
+    (engine, m, p)
+}
+
+/// Listing every legal action of a mid-game position as blocks (what the random agent does per pick).
+#[divan::bench(args = rulesets(), sample_count = 20)]
+fn legal_blocks(bencher: divan::Bencher, name: &str) {
+    let (mut engine, mut m, p) = midgame(name);
+    let mut blocks = Vec::new();
+    bencher.bench_local(|| {
+        engine.legal_blocks(&mut m, p, &mut blocks).expect("legal");
+        divan::black_box(blocks.len())
+    });
+}
+
+/// Copying a mid-game match into a reused one, as search agents do for every node (no allocation once
+/// the target has the source's size). The size of the state is printed once per ruleset.
+#[divan::bench(args = rulesets(), sample_count = 20)]
+fn clone_state(bencher: divan::Bencher, name: &str) {
+    let (_, m, _) = midgame(name);
+    let st = &m.state;
+    let bytes = std::mem::size_of_val(st)
+        + st.player_vars.len() * 8
+        + st.owner.len()
+        + st.cell_vars.len() * 8
+        + st.units.len() * std::mem::size_of::<arbiter::model::state::UnitState>()
+        + st.unit_vars.len() * 8
+        + st.occupant.len() * 4
+        + st.units_created.len() * 4;
+    println!("{name}: a mid-game state is {bytes} bytes");
+    let mut copy = m.clone();
+    bencher.bench_local(|| {
+        copy.clone_from(&m);
+        divan::black_box(copy.state.ply)
+    });
+}

@@ -142,7 +142,7 @@ impl Machine<'_> {
                         unit.alive = false;
                         let at = unit.at as usize;
                         if self.st.occupant[at] == u {
-                            self.st.occupant[at] = NO_UNIT;
+                            self.st.set_occupant(at as u32, NO_UNIT);
                         }
                     }
                 }
@@ -204,7 +204,7 @@ impl Machine<'_> {
         for d in &g.unit_vars {
             self.st.unit_vars.push(d.initial.encode());
         }
-        self.st.occupant[at as usize] = u;
+        self.st.set_occupant(at, u);
         Ok(u)
     }
 
@@ -270,10 +270,11 @@ impl Machine<'_> {
             }
             CPlace::CellOwner(c) => {
                 if let Value::Cell(c) = c.get(self)? {
-                    self.st.owner[c as usize] = match v {
+                    let p = match v {
                         Value::Player(p) => p,
                         _ => NO_OWNER,
                     };
+                    self.st.set_owner(c, p);
                 }
             }
             CPlace::UnitVar(u, slot, ty) => {
@@ -296,9 +297,9 @@ impl Machine<'_> {
                         )));
                     }
                     if self.st.occupant[from as usize] == u {
-                        self.st.occupant[from as usize] = NO_UNIT;
+                        self.st.set_occupant(from, NO_UNIT);
                     }
-                    self.st.occupant[to as usize] = u;
+                    self.st.set_occupant(to, u);
                     self.st.units[u as usize].at = to;
                 }
             }

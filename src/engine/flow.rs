@@ -281,7 +281,7 @@ impl Machine<'_> {
                 }
                 self.rt.locals[0] = Value::Cell(c as u32);
                 if let Value::Player(p) = e(self)? {
-                    self.st.owner[c] = p;
+                    self.st.set_owner(c as u32, p);
                 }
             }
         }

@@ -23,8 +23,9 @@ pub struct Runtime {
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
-    /// Cells passing each set's fixed pre-filter, by the set's index and the player (`index * players + me`).
-    pub fixed: Vec<Option<std::rc::Rc<[u32]>>>,
+    /// Cells passing each set's fixed pre-filter as bits, by the set's index and the player
+    /// (`index * players + me`).
+    pub fixed: Vec<Option<std::rc::Rc<[u64]>>>,
 }
 
 impl Runtime {

@@ -276,6 +276,9 @@ impl Engine {
             }
         }
         state_json::check_bounds(&game, &m.state, &mut broken);
+        if !m.state.bits_agree(game.players.len()) {
+            broken.push("the owner and occupancy bit sets disagree with the cells".to_string());
+        }
         Ok(broken)
     }
 

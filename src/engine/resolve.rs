@@ -130,7 +130,7 @@ impl Machine<'_> {
             self.st.cell_vars[i] = left.max(0);
             self.st.cell_vars[o] = 0;
             if self.st.cell_vars[i] == 0 {
-                self.st.owner[c] = NO_OWNER;
+                self.st.set_owner(c as u32, NO_OWNER);
             }
         }
         Ok(())
@@ -214,7 +214,7 @@ impl Machine<'_> {
             match successes.as_slice() {
                 [] => {}
                 [(p, amount)] => {
-                    self.st.owner[c] = *p;
+                    self.st.set_owner(c as u32, *p);
                     self.st.cell_vars[i] = *amount;
                 }
                 [(a, na), (b, nb), ..] => {
@@ -222,7 +222,7 @@ impl Machine<'_> {
                         self.contest(c, (*a, *na), (*b, *nb), hit, contest_event)?;
                     match winner {
                         Some(w) => {
-                            self.st.owner[c] = w;
+                            self.st.set_owner(c as u32, w);
                             self.st.cell_vars[i] = survivors;
                         }
                         None => self.st.cell_vars[i] = 0,
@@ -352,11 +352,11 @@ impl Machine<'_> {
                 }
                 let (winner, survivors) = if na > 0 { (p as u8, na) } else { (owner, nd) };
                 if na > 0 {
-                    self.st.owner[c] = p as u8;
+                    self.st.set_owner(c as u32, p as u8);
                 }
                 self.st.cell_vars[i] = survivors;
                 if nd == 0 && na == 0 {
-                    self.st.owner[c] = NO_OWNER;
+                    self.st.set_owner(c as u32, NO_OWNER);
                 }
                 self.log_combat(
                     c,

@@ -48,11 +48,17 @@ pub struct MatchState {
     /// Whether the current player-turn has ended and the next one has not started yet.
     pub turn_over: bool,
     pub player_vars: Vec<i64>,
+    /// Owner of each cell. Written only through [`MatchState::set_owner`], which keeps `owner_bits` in step.
     pub owner: Vec<u8>,
+    /// The cells each player owns as bits: word `w` of player `p` is `owner_bits[p * words + w]`.
+    pub owner_bits: Vec<u64>,
     pub cell_vars: Vec<i64>,
     pub units: Vec<UnitState>,
     pub unit_vars: Vec<i64>,
+    /// The unit on each cell. Written only through [`MatchState::set_occupant`] (keeps `occupied_bits`).
     pub occupant: Vec<u32>,
+    /// The cells holding a unit as bits.
+    pub occupied_bits: Vec<u64>,
     /// Units ever created per player (numbers recruited unit ids).
     pub units_created: Vec<u32>,
     pub result: Option<GameResult>,
@@ -78,6 +84,8 @@ impl Clone for MatchState {
         self.turn_over = s.turn_over;
         self.player_vars.clone_from(&s.player_vars);
         self.owner.clone_from(&s.owner);
+        self.owner_bits.clone_from(&s.owner_bits);
+        self.occupied_bits.clone_from(&s.occupied_bits);
         self.cell_vars.clone_from(&s.cell_vars);
         self.units.clone_from(&s.units);
         self.unit_vars.clone_from(&s.unit_vars);
@@ -88,6 +96,80 @@ impl Clone for MatchState {
 }
 
 impl MatchState {
+    /// Words of 64 cells in the bit sets.
+    #[inline]
+    pub fn words(&self) -> usize {
+        self.occupied_bits.len()
+    }
+
+    /// Gives cell `c` to player `p` (or nobody, [`NO_OWNER`]).
+    #[inline]
+    pub fn set_owner(&mut self, c: CellId, p: u8) {
+        let words = self.words();
+        let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
+        let old = self.owner[c as usize];
+        if old != NO_OWNER {
+            self.owner_bits[old as usize * words + w] &= !bit;
+        }
+        if p != NO_OWNER {
+            self.owner_bits[p as usize * words + w] |= bit;
+        }
+        self.owner[c as usize] = p;
+    }
+
+    /// Puts unit `u` on cell `c` (or nothing, [`NO_UNIT`]).
+    #[inline]
+    pub fn set_occupant(&mut self, c: CellId, u: u32) {
+        let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
+        if u == NO_UNIT {
+            self.occupied_bits[w] &= !bit;
+        } else {
+            self.occupied_bits[w] |= bit;
+        }
+        self.occupant[c as usize] = u;
+    }
+
+    /// Word `w` of the cells owned by `code` (a player, or nobody for [`NO_OWNER`]); bits past the last
+    /// cell may be set for nobody, so callers mask the last word.
+    #[inline]
+    pub fn owner_word(&self, code: u8, w: usize) -> u64 {
+        let words = self.words();
+        if code == NO_OWNER {
+            let players = self.owner_bits.len() / words.max(1);
+            !(0..players).fold(0, |acc, p| acc | self.owner_bits[p * words + w])
+        } else {
+            self.owner_bits[code as usize * words + w]
+        }
+    }
+
+    /// Builds the bit sets from `owner` and `occupant` (once, for a state made outside the setters).
+    pub fn rebuild_bits(&mut self, players: usize) {
+        let words = self.owner.len().div_ceil(64);
+        self.owner_bits = vec![0; players * words];
+        self.occupied_bits = vec![0; words];
+        for c in 0..self.owner.len() {
+            let (w, bit) = (c / 64, 1u64 << (c % 64));
+            let o = self.owner[c];
+            if o != NO_OWNER && (o as usize) < players {
+                self.owner_bits[o as usize * words + w] |= bit;
+            }
+            if self.occupant[c] != NO_UNIT {
+                self.occupied_bits[w] |= bit;
+            }
+        }
+    }
+
+    /// Whether the bit sets agree with `owner` and `occupant` (the per-step checks test this).
+    pub fn bits_agree(&self, players: usize) -> bool {
+        let mut copy = MatchState {
+            owner: self.owner.clone(),
+            occupant: self.occupant.clone(),
+            ..MatchState::default()
+        };
+        copy.rebuild_bits(players);
+        copy.owner_bits == self.owner_bits && copy.occupied_bits == self.occupied_bits
+    }
+
     pub fn is_over(&self) -> bool {
         self.result.is_some()
     }

@@ -1904,6 +1904,8 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             st.occupant[at as usize] = idx;
         }
     }
+    // The position was written cell by cell above: derive the owner and occupancy bit sets once.
+    st.rebuild_bits(raw.players.len());
 
     if !d.list.is_empty() || !d.follow_ups.is_empty() {
         return Err(d.finish());

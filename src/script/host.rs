@@ -291,11 +291,12 @@ pub fn register(e: &mut Engine) {
     e.register_fn("set_owner", |c: &str, p: Dynamic| {
         with(|g, st, _, _, _| {
             let c = cell(g, c)?;
-            st.owner[c as usize] = if p.is_unit() {
+            let p = if p.is_unit() {
                 NO_OWNER
             } else {
                 player(g, &p.into_string().unwrap_or_default())?
             };
+            st.set_owner(c, p);
             Ok(())
         })
     });

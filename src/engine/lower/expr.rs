@@ -428,7 +428,10 @@ impl Lowerer<'_> {
             }
             Expr::Sum(s, x) => {
                 let slot = s.slot as usize;
-                let (s, x) = (self.set(s), self.ev(x));
+                let (mut s, impure) = (self.set(s), !x.reads(&mut Vec::new()));
+                // A script in the summed expression may change the state while the set is walked.
+                s.live |= impure;
+                let x = self.ev(x);
                 ev!(|m| {
                     let mut total = Value::Int(0);
                     s.each(m, |m, v| {

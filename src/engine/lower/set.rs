@@ -51,6 +51,10 @@ pub struct CSet {
     pub filter: Option<Cond>,
     pub elem: Ty,
     scan: CScan,
+    /// Whether visiting an element may change the state (a script in the filter, or in what the consumer
+    /// evaluates per element): then cells are scanned one by one and their owner and occupant read when
+    /// reached, instead of taken from the bit sets a word at a time.
+    pub live: bool,
 }
 
 /// The owner byte a player value stands for (none is nobody).
@@ -101,6 +105,7 @@ impl CSet {
             (i, lw.cond(e))
         });
         let owner = s.scan.owner.as_ref().map(|(eq, e)| (*eq, lw.arg(e)));
+        let live = !lw.opts.scan || s.filter.as_ref().is_some_and(|f| !f.reads(&mut Vec::new()));
         CSet {
             source,
             slot: s.slot as usize,
@@ -111,6 +116,7 @@ impl CSet {
                 owner,
                 empty: s.scan.empty,
             },
+            live,
         }
     }
 
@@ -150,20 +156,51 @@ impl CSet {
                     Some((i, e)) => Some(fixed_cells(m, *i, e, slot)?),
                     None => None,
                 };
-                let n = fixed.as_ref().map_or(g.board.len(), |f| f.len());
-                for i in 0..n {
-                    let c = fixed.as_ref().map_or(i as u32, |f| f[i]);
-                    if let Some((eq, code)) = owner {
-                        if (m.st.owner[c as usize] == code) != eq {
+                let n = g.board.len();
+                if self.live {
+                    for c in 0..n as u32 {
+                        let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
+                        if fixed.as_ref().is_some_and(|f| f[w] & bit == 0) {
                             continue;
                         }
+                        if let Some((eq, code)) = owner {
+                            if (m.st.owner[c as usize] == code) != eq {
+                                continue;
+                            }
+                        }
+                        if let Some(e) = empty {
+                            if (m.st.occupant[c as usize] == NO_UNIT) != e {
+                                continue;
+                            }
+                        }
+                        visit!(Value::Cell(c));
+                    }
+                    return Ok(());
+                }
+                // A word of 64 cells at a time: the planned scans are bit operations.
+                let words = n.div_ceil(64);
+                for w in 0..words {
+                    let mut bits = if (w + 1) * 64 > n {
+                        (1u64 << (n % 64)) - 1
+                    } else {
+                        !0
+                    };
+                    if let Some(f) = &fixed {
+                        bits &= f[w];
+                    }
+                    if let Some((eq, code)) = owner {
+                        let o = m.st.owner_word(code, w);
+                        bits &= if eq { o } else { !o };
                     }
                     if let Some(e) = empty {
-                        if (m.st.occupant[c as usize] == NO_UNIT) != e {
-                            continue;
-                        }
+                        let occ = m.st.occupied_bits[w];
+                        bits &= if e { !occ } else { occ };
                     }
-                    visit!(Value::Cell(c));
+                    while bits != 0 {
+                        let c = (w * 64) as u32 + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        visit!(Value::Cell(c));
+                    }
                 }
             }
             CSource::Units => {
@@ -339,12 +376,9 @@ impl CSet {
                 return Ok(false);
             }
         }
-        if let Some((_, e)) = &self.scan.fixed {
-            let saved = m.rt.locals[self.slot];
-            m.rt.locals[self.slot] = Value::Cell(c);
-            let ok = e(m)?;
-            m.rt.locals[self.slot] = saved;
-            return Ok(ok);
+        if let Some((i, e)) = &self.scan.fixed {
+            let bits = fixed_cells(m, *i, e, self.slot)?;
+            return Ok(bits[c as usize / 64] & (1 << (c % 64)) != 0);
         }
         Ok(true)
     }
@@ -444,23 +478,24 @@ impl CSet {
     }
 }
 
-/// The cells passing fixed pre-filter `i` for the current player, computed on first use and kept by the
-/// engine (a fixed condition may mention `me` or `opponent`, so each player has its own list).
-fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u32]>> {
+/// The cells passing fixed pre-filter `i` for the current player as bits, computed on first use and kept
+/// by the engine (a fixed condition may mention `me` or `opponent`, so each player has its own set).
+fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
     let key = i * m.game.players.len() + m.me as usize;
     if let Some(Some(v)) = m.rt.fixed.get(key) {
         return Ok(v.clone());
     }
     let saved = m.rt.locals[slot];
-    let mut out = Vec::new();
-    for c in 0..m.game.board.len() as u32 {
+    let n = m.game.board.len();
+    let mut out = vec![0u64; n.div_ceil(64)];
+    for c in 0..n as u32 {
         m.rt.locals[slot] = Value::Cell(c);
         if e(m)? {
-            out.push(c);
+            out[c as usize / 64] |= 1 << (c % 64);
         }
     }
     m.rt.locals[slot] = saved;
-    let rc: Rc<[u32]> = out.into();
+    let rc: Rc<[u64]> = out.into();
     if m.rt.fixed.len() <= key {
         m.rt.fixed.resize(key + 1, None);
     }
