@@ -61,6 +61,8 @@ pub struct Board {
     /// Cells within radius 2, 3 and 4 of each cell, in board order: computed on first use from the
     /// distance table, since ranges and areas of effect ask for them on every legality check.
     within_lists: [std::sync::OnceLock<Vec<Box<[CellId]>>>; 3],
+    /// Each cell's neighbours as bits (`words` words per cell), for floods on small boards.
+    neighbour_masks: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl Board {
@@ -97,6 +99,21 @@ impl Board {
             distances,
             connected,
             within_lists: Default::default(),
+            neighbour_masks: Default::default(),
+        })
+    }
+
+    /// Each cell's neighbours as bit sets (`words` words per cell), computed on first use.
+    pub(super) fn neighbour_masks(&self) -> &[u64] {
+        self.neighbour_masks.get_or_init(|| {
+            let words = self.len().div_ceil(64);
+            let mut masks = vec![0u64; self.len() * words];
+            for c in 0..self.len() {
+                for &n in self.neighbours(c as CellId) {
+                    masks[c * words + n as usize / 64] |= 1 << (n % 64);
+                }
+            }
+            masks
         })
     }
 

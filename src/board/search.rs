@@ -185,6 +185,63 @@ impl Board {
         scratch.depth = depths;
     }
 
+    /// The same cells as [`Board::reachable`] when the test is membership of a bit set: every cell other than
+    /// `from` reachable in 1 to `max` steps entering only cells whose bit is set in `passable`, written as
+    /// bits to `out`. Works a word of 64 cells at a time from each cell's neighbour mask; `false` (and
+    /// nothing written) on boards too large for it, where callers search cell by cell instead.
+    pub fn reachable_bits(
+        &self,
+        from: CellId,
+        max: u32,
+        passable: &[u64],
+        scratch: &mut SearchScratch,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        let words = self.len().div_ceil(64);
+        if words > SMALL_BOARD_WORDS {
+            return false;
+        }
+        out.clear();
+        out.resize(words, 0);
+        if !self.contains(from) || max == 0 {
+            return true;
+        }
+        let masks = self.neighbour_masks();
+        let frontier = &mut scratch.bits;
+        frontier.clear();
+        frontier.resize(words * 2, 0);
+        let (frontier, next) = frontier.split_at_mut(words);
+        frontier[from as usize / 64] |= 1 << (from % 64);
+        // `out` doubles as the visited set; `from` is visited but never reported.
+        let from_bit = (from as usize / 64, 1u64 << (from % 64));
+        out[from_bit.0] |= from_bit.1;
+        for _ in 0..max {
+            next.fill(0);
+            for (w, &word) in frontier.iter().enumerate() {
+                let mut b = word;
+                while b != 0 {
+                    let c = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    for (x, m) in next.iter_mut().zip(&masks[c * words..(c + 1) * words]) {
+                        *x |= m;
+                    }
+                }
+            }
+            let mut any = false;
+            for ((x, o), p) in next.iter_mut().zip(out.iter_mut()).zip(passable) {
+                *x &= p & !*o;
+                *o |= *x;
+                any |= *x != 0;
+            }
+            if !any {
+                break;
+            }
+            frontier.copy_from_slice(next);
+        }
+        out[from_bit.0] &= !from_bit.1;
+        true
+    }
+
     /// Cells 1 to `radius` steps from `from` (ignoring any obstruction), sorted by cell.
     /// `out` is cleared first. Allocation-free on boards with a distance table
     /// (see [`DISTANCE_TABLE_MAX_CELLS`](super::DISTANCE_TABLE_MAX_CELLS)) and for radius 1.

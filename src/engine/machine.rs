@@ -17,6 +17,9 @@ pub struct Runtime {
     /// Bounds of integer parameters evaluated early by enumeration, by parameter index.
     pub bounds: Vec<(Value, Value)>,
     pub search: SearchScratch,
+    /// Bit-set scratch of searches: passable cells and cells reached.
+    pub words: Vec<u64>,
+    pub reached: Vec<u64>,
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
     value_bufs: Vec<Vec<Value>>,
@@ -34,6 +37,8 @@ impl Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
             bounds: Vec::new(),
             search: SearchScratch::default(),
+            words: Vec::new(),
+            reached: Vec::new(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),
@@ -48,6 +53,8 @@ impl Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
             bounds: Vec::new(),
             search: SearchScratch::default(),
+            words: Vec::new(),
+            reached: Vec::new(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),

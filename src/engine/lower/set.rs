@@ -278,6 +278,55 @@ impl CSet {
                     return Ok(());
                 };
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                if *empty_test && !self.live {
+                    // Through empty cells on a small board: a flood of bit sets, listed in board order.
+                    let mut scratch = std::mem::take(&mut m.rt.search);
+                    let mut passable = std::mem::take(&mut m.rt.words);
+                    passable.clear();
+                    passable.extend(m.st.occupied_bits.iter().map(|w| !w));
+                    let mut reached = std::mem::take(&mut m.rt.reached);
+                    let done =
+                        g.board
+                            .reachable_bits(c, max, &passable, &mut scratch, &mut reached);
+                    m.rt.search = scratch;
+                    m.rt.words = passable;
+                    if done {
+                        let mut result = Ok(());
+                        'words: for (w, &word) in reached.iter().enumerate() {
+                            let mut b = word;
+                            while b != 0 {
+                                let cell = (w * 64) as u32 + b.trailing_zeros();
+                                b &= b - 1;
+                                let v = Value::Cell(cell);
+                                m.rt.locals[slot] = v;
+                                let pass = match &self.filter {
+                                    Some(c) => match c(m) {
+                                        Ok(p) => p,
+                                        Err(e) => {
+                                            result = Err(e);
+                                            break 'words;
+                                        }
+                                    },
+                                    None => true,
+                                };
+                                if pass {
+                                    m.rt.locals[slot] = v;
+                                    match f(m, v) {
+                                        Ok(true) => {}
+                                        Ok(false) => break 'words,
+                                        Err(e) => {
+                                            result = Err(e);
+                                            break 'words;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        m.rt.reached = reached;
+                        return result;
+                    }
+                    m.rt.reached = reached;
+                }
                 let mut pairs = m.rt.take_pairs();
                 let mut scratch = std::mem::take(&mut m.rt.search);
                 let mut failure = None;
