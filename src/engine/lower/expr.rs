@@ -384,6 +384,13 @@ impl Lowerer<'_> {
                 }))
             }
             Expr::Call(f, args) => self.builtin(*f, args),
+            Expr::Expect(x, message) => {
+                let (x, message) = (self.arg(x), message.clone());
+                ev!(|m| match x.get(m)? {
+                    Value::None => Err(RunError::new(message.as_str())),
+                    v => Ok(v),
+                })
+            }
             Expr::Count(s) if s.filter.is_none() && matches!(s.source, SetSource::Range(..)) => {
                 // Closed form: a range's size needs no walk, however large.
                 let SetSource::Range(lo, hi) = &s.source else {
@@ -540,6 +547,7 @@ impl Lowerer<'_> {
                 })
             }
             Builtin::Coin => ev!(|m| Ok(Value::Bool(m.rng.coin()))),
+            Builtin::Logging => ev!(|m| Ok(Value::Bool(m.logging()))),
             Builtin::PlayerNamed => {
                 let a = self.arg(&args[0]);
                 ev!(|m| Ok(match a.get(m)? {
