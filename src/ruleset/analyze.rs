@@ -1800,7 +1800,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
         format!("sha256:{hex}")
     };
-    Ok(Game {
+    let mut game = Game {
         id: raw.id.clone(),
         version: raw.version.clone(),
         digest,
@@ -1840,9 +1840,13 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         when_stuck: raw.when_stuck,
         scripts,
         script_fns,
+        script_native: Vec::new(),
         initial: st,
         max_locals: max_locals.max(SIGHT_SLOT as usize + 16),
-    })
+    };
+    // Script functions within the native subset run as IR (their locals go above `max_locals`).
+    crate::script::native::attach(&mut game);
+    Ok(game)
 }
 
 /// Attaches to each parameter the later bounds and action checks that depend only on parameters up to it.

@@ -501,10 +501,10 @@ impl Lowerer<'_> {
                         for (i, a) in args.iter().enumerate() {
                             vals[i] = a.get(m)?;
                         }
-                        m.call_script(f, &vals[..args.len()])
+                        super::native::call(m, f, &vals[..args.len()])
                     } else {
                         let vals = args.iter().map(|a| a.get(m)).collect::<R<Vec<_>>>()?;
-                        m.call_script(f, &vals)
+                        super::native::call(m, f, &vals)
                     }
                 })
             }
