@@ -358,11 +358,18 @@ impl Fun<'_, '_> {
                     return refuse("`export`");
                 }
                 let (ident, init, _) = &**x;
-                let v = self.expr(init)?;
-                out.extend(v.pre);
                 let slot = self.slot()?;
-                out.push(Stmt::Let(slot, v.e));
-                self.bind(ident.name.as_str(), slot, v.t)?;
+                let t = if let RExpr::Stmt(b) = init {
+                    // `let x = if ... { } else { }`: the branches write the variable directly.
+                    self.ops += 1;
+                    self.list(b.statements(), Tail::Into(slot), out)?
+                } else {
+                    let v = self.expr(init)?;
+                    out.extend(v.pre);
+                    out.push(Stmt::Let(slot, v.e));
+                    v.t
+                };
+                self.bind(ident.name.as_str(), slot, t)?;
                 self.value(tail, X::unit(), out)
             }
             RStmt::Assignment(x) => {
