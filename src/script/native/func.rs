@@ -3,7 +3,9 @@
 //! loop variable) gets a slot of its own, so shadowing and block scoping need nothing at run time. An
 //! expression may need statements to run before it (an `if` used as a value, a liveness check, an `&&` whose
 //! right side does): `X::pre`, with the operands evaluated earlier spilled into temporaries so the order of
-//! evaluation, and so of draws and errors, stays Rhai's.
+//! evaluation, and so of draws and errors, stays Rhai's. A `return` at the end of the function (or of a
+//! branch of an `if` whose other branch continues) just sets the result; one elsewhere also sets a flag that
+//! every statement after it (and later rounds of its loop) tests.
 use rhai::{ASTFlags, Expr as RExpr, FnCallExpr, Stmt as RStmt};
 
 use super::{refuse, Cx, Res, Translated, MAX_ARRAY, T};
@@ -69,6 +71,12 @@ pub(super) struct Fun<'c, 'g> {
     slots: u16,
     result: u16,
     result_ty: Option<T>,
+    /// The flag of `return`s before the end, once one is met.
+    done: Option<u16>,
+    /// How many such `return`s were translated (a statement that adds one may have returned).
+    exits: u32,
+    /// Inside a block used as a value, where a `return` is not translated.
+    in_expr: u32,
     pub ops: u64,
     pub depth: u32,
 }
@@ -99,6 +107,9 @@ pub(super) fn translate(
             slots: 0,
             result: 0,
             result_ty: None,
+            done: None,
+            exits: 0,
+            in_expr: 0,
             ops: 0,
             depth: 0,
         };
@@ -111,6 +122,9 @@ pub(super) fn translate(
         fun.result = fun.slot()?;
         let mut out = Vec::new();
         fun.list(body, Tail::Return, &mut out)?;
+        if let Some(done) = fun.done {
+            out.insert(0, Stmt::Let(done, Expr::Const(Value::Bool(false))));
+        }
         if !fun.widened {
             return Ok(Translated {
                 params: ps,
@@ -273,16 +287,24 @@ impl Fun<'_, '_> {
                     if flags.contains(ASTFlags::BREAK) {
                         return refuse("`throw`");
                     }
-                    if !matches!(tail, Tail::Return) {
-                        return refuse("`return` before the end of the function");
+                    let early = !matches!(tail, Tail::Return);
+                    if early && self.in_expr > 0 {
+                        return refuse("`return` inside an expression");
                     }
                     self.ops += 1;
                     let x = match e {
                         Some(e) => self.expr(e)?,
                         None => X::unit(),
                     };
+                    self.value(Tail::Return, x, out)?;
+                    if early {
+                        // Elsewhere than at the end: the flag stops what follows (`exited`).
+                        let done = self.done()?;
+                        out.push(Stmt::Let(done, Expr::Const(Value::Bool(true))));
+                        self.exits += 1;
+                    }
                     // What follows a `return` never runs.
-                    return self.value(Tail::Return, x, out);
+                    return Ok(T::of(Ty::Nothing));
                 }
                 RStmt::If(x, _)
                     if matches!(tail, Tail::Return)
@@ -301,14 +323,43 @@ impl Fun<'_, '_> {
                     return Ok(T::of(Ty::Nothing));
                 }
                 _ => {
+                    let before = self.exits;
                     let t = self.stmt(s, if last { tail } else { Tail::Drop }, out)?;
                     if last {
                         return Ok(t);
+                    }
+                    if self.exits > before {
+                        return self.unless_done(&stmts[i + 1..], tail, out);
                     }
                 }
             }
         }
         Ok(T::of(Ty::Nothing))
+    }
+
+    /// The flag set by a `return` before the end of the function (false when the function starts).
+    fn done(&mut self) -> Res<u16> {
+        match self.done {
+            Some(d) => Ok(d),
+            None => {
+                let d = self.slot()?;
+                self.done = Some(d);
+                Ok(d)
+            }
+        }
+    }
+
+    /// The rest of a list after a statement that may have returned: run only if it did not.
+    fn unless_done(&mut self, rest: &[RStmt], tail: Tail, out: &mut Vec<Stmt>) -> Res<T> {
+        let done = self.done()?;
+        let mut inner = Vec::new();
+        let t = self.list_in(rest, tail, &mut inner)?;
+        out.push(Stmt::If(
+            Expr::Not(Box::new(Expr::Local(done))),
+            inner,
+            Vec::new(),
+        ));
+        Ok(t)
     }
 
     /// A branch of an early-return `if`, followed by the rest of the function unless it returns.
@@ -317,9 +368,14 @@ impl Fun<'_, '_> {
         if returns(branch) {
             self.list(branch, Tail::Return, &mut out)?;
         } else {
+            let before = self.exits;
             self.list(branch, Tail::Drop, &mut out)?;
             let mark = self.scope.len();
-            self.list_in(rest, Tail::Return, &mut out)?;
+            if self.exits > before {
+                self.unless_done(rest, Tail::Return, &mut out)?;
+            } else {
+                self.list_in(rest, Tail::Return, &mut out)?;
+            }
             self.scope.truncate(mark);
         }
         Ok(out)
@@ -461,10 +517,20 @@ impl Fun<'_, '_> {
         let mark = self.scope.len();
         self.bind(var, slot, T::of(Ty::Cell))?;
         let before = self.ops;
+        let exits = self.exits;
         let mut inner = Vec::new();
         let r = self.list(body, Tail::Drop, &mut inner);
         self.scope.truncate(mark);
         r?;
+        if self.exits > exits {
+            // A `return` in the body: later rounds do nothing (the rest of the function is skipped too).
+            let done = self.done()?;
+            inner = vec![Stmt::If(
+                Expr::Not(Box::new(Expr::Local(done))),
+                inner,
+                Vec::new(),
+            )];
+        }
         let degree = self.cx.max_degree.max(1) as u64;
         self.ops = before + (self.ops - before + 1).saturating_mul(degree);
         out.push(Stmt::For(
@@ -512,7 +578,10 @@ impl Fun<'_, '_> {
             RExpr::Stmt(b) => {
                 let s = self.slot()?;
                 let mut pre = Vec::new();
-                let t = self.list(b.statements(), Tail::Into(s), &mut pre)?;
+                self.in_expr += 1;
+                let t = self.list(b.statements(), Tail::Into(s), &mut pre);
+                self.in_expr -= 1;
+                let t = t?;
                 X {
                     pre,
                     e: Expr::Local(s),

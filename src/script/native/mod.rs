@@ -113,6 +113,8 @@ pub(crate) struct Cx<'g> {
     sigs: Vec<Sig>,
     state: Vec<State>,
     next_slot: u32,
+    /// Translations under way (a caller's translation asks for its callees'): bounded like the calls.
+    active: u32,
     /// Names of script functions (a method call with one of these names is not a host call).
     pub names: HashSet<String>,
     /// The most neighbours any cell has.
@@ -231,6 +233,7 @@ impl<'g> Cx<'g> {
             defs,
             sigs,
             next_slot: game.max_locals as u32,
+            active: 0,
             names: game.script_fns.iter().map(|(n, _)| n.clone()).collect(),
             max_degree: (0..board.len() as u32)
                 .map(|c| board.neighbours(c).len())
@@ -295,7 +298,13 @@ impl<'g> Cx<'g> {
             return;
         };
         self.state[i] = State::Busy;
-        let out = func::translate(self, f, &def.params, &def.body, &sig);
+        self.active += 1;
+        let out = if self.active > MAX_DEPTH + 1 {
+            refuse("calls nest too deeply")
+        } else {
+            func::translate(self, f, &def.params, &def.body, &sig)
+        };
+        self.active -= 1;
         self.defs[i] = Some(def);
         self.state[i] = match out.and_then(|t| self.place(t)) {
             Ok((done, native)) => State::Done(done, native),
