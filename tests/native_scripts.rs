@@ -516,7 +516,10 @@ fn blocks_scopes_and_returns() {
              for n in neighbours(c) { s += 1; if cell_var(n, \"level\") > 3 { return s * 100; } }\n\
              s\n\
          }\n\
-         fn let_return(k) { let x = if k > 1 { return -1; } else { k * 2 }; x + 1 }\n",
+         fn let_return(k) { let x = if k > 1 { return -1; } else { k * 2 }; x + 1 }\n\
+         fn last_loop(c) { for n in neighbours(c) { if cell_var(n, \"level\") > 3 { return 7; } } }\n\
+         fn last_let(k) { let x = if k > 1 { return -1; } else { k }; }\n\
+         fn last_if_loop(c) { if cell_var(c, \"level\") > 0 { for n in neighbours(c) { return 3; } } }\n",
         &[
             ("scopes", "k"),
             ("ifexpr", "k"),
@@ -529,6 +532,9 @@ fn blocks_scopes_and_returns() {
             ("nested_return", "k"),
             ("loop_return", "at"),
             ("let_return", "k"),
+            ("last_loop", "at"),
+            ("last_let", "k"),
+            ("last_if_loop", "at"),
         ],
     );
     let fns = [
@@ -544,7 +550,16 @@ fn blocks_scopes_and_returns() {
         "let_return",
     ];
     all_native(&g, &fns);
-    all_native(&g, &["loop_return"]);
+    all_native(
+        &g,
+        &["loop_return", "last_loop", "last_if_loop", "last_let"],
+    );
+    // A `return` in the last statement is the function's value, not the statement's `()`.
+    assert_eq!(both(&g, "last_loop", &[cell(&g, "b")]), ok("Int(7)"));
+    assert_eq!(both(&g, "last_loop", &[cell(&g, "e")]), ok("None"));
+    assert_eq!(both(&g, "last_if_loop", &[cell(&g, "a")]), ok("Int(3)"));
+    assert_eq!(both(&g, "last_let", &[int(2)]), ok("Int(-1)"));
+    assert_eq!(both(&g, "last_let", &[int(0)]), ok("None"));
     assert_eq!(both(&g, "nested_return", &[int(3)]), ok("Int(20)"));
     assert_eq!(both(&g, "nested_return", &[int(1)]), ok("Int(3)"));
     assert_eq!(both(&g, "let_return", &[int(2)]), ok("Int(-1)"));
@@ -1126,7 +1141,16 @@ impl Gen {
         self.vars.clear();
         let mut body = String::new();
         self.stmts(4, 2, &mut body);
-        let tail = self.int(2);
+        // Mostly a value; sometimes a statement, whose value is `()` unless it returns.
+        let tail = match self.below(4) {
+            0 => format!(
+                "for n in neighbours(c) {{ if {} {{ return {}; }} }}",
+                self.cond(1),
+                self.int(1)
+            ),
+            1 => format!("if {} {{ {} }}", self.cond(1), self.int(1)),
+            _ => self.int(2),
+        };
         format!("fn {name}(c, u, k) {{\n{body}{tail}\n}}\n")
     }
 }

@@ -337,6 +337,23 @@ impl Fun<'_, '_> {
         Ok(T::of(Ty::Nothing))
     }
 
+    /// The value `()` of a statement that may have returned (a `return` was translated since `exits`): given
+    /// only if it did not, or it would overwrite the returned value.
+    fn unit_after(&mut self, exits: u32, tail: Tail, out: &mut Vec<Stmt>) -> Res<T> {
+        if self.exits == exits || matches!(tail, Tail::Drop) {
+            return self.value(tail, X::unit(), out);
+        }
+        let done = self.done()?;
+        let mut inner = Vec::new();
+        let t = self.value(tail, X::unit(), &mut inner)?;
+        out.push(Stmt::If(
+            Expr::Not(Box::new(Expr::Local(done))),
+            inner,
+            Vec::new(),
+        ));
+        Ok(t)
+    }
+
     /// The flag set by a `return` before the end of the function (false when the function starts).
     fn done(&mut self) -> Res<u16> {
         match self.done {
@@ -407,6 +424,7 @@ impl Fun<'_, '_> {
 
     fn stmt(&mut self, s: &RStmt, tail: Tail, out: &mut Vec<Stmt>) -> Res<T> {
         self.ops += 1;
+        let exits = self.exits;
         match s {
             RStmt::Noop(_) => self.value(tail, X::unit(), out),
             RStmt::Var(x, flags, _) => {
@@ -426,7 +444,7 @@ impl Fun<'_, '_> {
                     v.t
                 };
                 self.bind(ident.name.as_str(), slot, t)?;
-                self.value(tail, X::unit(), out)
+                self.unit_after(exits, tail, out)
             }
             RStmt::Assignment(x) => {
                 let (op, bin) = &**x;
@@ -450,7 +468,7 @@ impl Fun<'_, '_> {
                 self.assigned(id, x.t)?;
                 out.extend(x.pre);
                 out.push(Stmt::Let(slot, x.e));
-                self.value(tail, X::unit(), out)
+                self.unit_after(exits, tail, out)
             }
             RStmt::If(x, _) => {
                 let c = self.expr(&x.expr)?;
@@ -474,7 +492,7 @@ impl Fun<'_, '_> {
                     return refuse("a `for` loop with a counter");
                 }
                 self.for_neighbours(var.name.as_str(), &flow.expr, flow.body.statements(), out)?;
-                self.value(tail, X::unit(), out)
+                self.unit_after(exits, tail, out)
             }
             RStmt::FnCall(c, _) => {
                 let x = self.call(c)?;
