@@ -872,14 +872,26 @@ fn calls_between_script_functions() {
          fn uses_countdown(k) { countdown(k) + 1 }\n\
          fn returns_cell(k) { if k > 1 { \"a\" } else { \"b\" } }\n\
          fn unit_helper(c) { unit_at(c) }\n\
-         fn uses_unit_helper(c) { unit_helper(c) == () }\n",
+         fn uses_unit_helper(c) { unit_helper(c) == () }\n\
+         fn pass(a) { a }\n\
+         fn uses_pass(c) { pass(cell_var(c, \"empty_int\")) + 1 }\n\
+         fn tests_pass(c) { pass(cell_var(c, \"empty_int\")) == () }\n",
         &[
             ("outer", "at, k"),
             ("deep", "k"),
             ("uses_countdown", "k"),
             ("uses_unit_helper", "at"),
+            ("uses_pass", "at"),
+            ("tests_pass", "at"),
         ],
     );
+    // `()` for a parameter: the callee runs in Rhai and gives `()` back, as it would to a Rhai caller.
+    all_native(&g, &["pass", "uses_pass", "tests_pass"]);
+    let a = cell(&g, "a");
+    let cleared = |m: &mut Match| clear(&g, m, "empty_int");
+    assert!(both_on(&g, "uses_pass", &[a], cleared).is_err());
+    assert_eq!(both_on(&g, "tests_pass", &[a], cleared), ok("Bool(true)"));
+    assert_eq!(both(&g, "uses_pass", &[a]), ok("Int(1)"));
     all_native(&g, &["helper", "twice", "outer", "deep"]);
     assert!(
         !native(&g, "countdown") && !native(&g, "uses_countdown"),
@@ -1022,6 +1034,7 @@ impl Gen {
                 6 => "stat(u, \"power\")".into(),
                 7 => "setting(\"bonus\")".into(),
                 8 if self.below(2) == 0 => "unit_var(u, \"hp\")".into(),
+                8 if self.below(2) == 0 => "cell_var(c, \"empty_int\")".into(),
                 8 => "random(-3, 3)".into(),
                 _ => "player_var(unit_owner(u), \"gold\")".into(),
             };
@@ -1039,7 +1052,11 @@ impl Gen {
                 self.int(d),
                 self.int(d)
             ),
-            5 => format!("(({}).to_float() * 0.5).floor().to_int()", self.int(d)),
+            5 if self.below(2) == 0 => {
+                format!("(({}).to_float() * 0.5).floor().to_int()", self.int(d))
+            }
+            5 => format!("({}).to_int()", self.float(d)),
+            7 if self.below(2) == 0 => format!("helper({}, {})", self.int(d), self.int(d)),
             6 => {
                 let f = self.pick(&["abs", "max", "min"]);
                 if f == "abs" {
@@ -1049,6 +1066,32 @@ impl Gen {
                 }
             }
             _ => format!("({{ let t = {}; t * 2 - t }})", self.int(d)),
+        }
+    }
+
+    fn float(&mut self, depth: u32) -> String {
+        if depth == 0 || self.below(3) == 0 {
+            return match self.below(6) {
+                0 => "k.to_float()".into(),
+                1 => "cell_var(c, \"heat\")".into(),
+                2 => "stat(u, \"weight\")".into(),
+                3 => "setting(\"ratio\")".into(),
+                _ => self
+                    .pick(&["0.5", "-1.5", "1e300", "0.0", "-0.0", "2.75"])
+                    .into(),
+            };
+        }
+        let d = depth - 1;
+        match self.below(4) {
+            0 | 1 => {
+                let op = self.pick(&["+", "-", "*", "/", "%"]);
+                format!("({} {op} {})", self.float(d), self.float(d))
+            }
+            2 => {
+                let op = self.pick(&["+", "-", "*", "/", "%"]);
+                format!("({} {op} {})", self.int(d), self.float(d))
+            }
+            _ => format!("({}).floor()", self.float(d)),
         }
     }
 
@@ -1076,6 +1119,10 @@ impl Gen {
                 ])
                 .into(),
             6 if self.below(2) == 0 => format!("({} && unit_var(u, \"ready\"))", self.cond(d)),
+            6 if self.below(2) == 0 => {
+                let op = self.pick(&["<", "<=", ">", ">=", "==", "!="]);
+                format!("{} {op} {}", self.float(d), self.int(d))
+            }
             _ => format!(
                 "unit_at(c) != () && stat(unit_at(c), \"power\") > {}",
                 self.int(d)
@@ -1166,7 +1213,8 @@ fn generated_functions_agree_both_ways() {
     let (mut native_count, mut total, mut values, mut errors) = (0, 0, 0, 0);
     for round in 0..rounds {
         let names: Vec<String> = (0..25).map(|i| format!("g{i}")).collect();
-        let script: String = names.iter().map(|n| gen.function(n)).collect();
+        let mut script: String = names.iter().map(|n| gen.function(n)).collect();
+        script.push_str("fn helper(a, b) { if a > b { a - b } else { b % 5 + a } }\n");
         let calls: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "at, u, k")).collect();
         let g = probe(&format!("generated_{round}"), &script, &calls);
         for n in &names {
@@ -1188,6 +1236,15 @@ fn generated_functions_agree_both_ways() {
                     Ok(_) => values += 1,
                     Err(_) => errors += 1,
                 }
+            }
+            // A destroyed unit, variables that hold none.
+            let dead = |m: &mut Match| {
+                kill(m, 1);
+                clear(&g, m, "empty_int");
+            };
+            match both_on(&g, n, &[cell(&g, "b"), Value::Unit(1), int(2)], dead) {
+                Ok(_) => values += 1,
+                Err(_) => errors += 1,
             }
         }
     }

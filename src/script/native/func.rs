@@ -691,18 +691,24 @@ impl Fun<'_, '_> {
             };
             xs.push(x);
         }
-        if xs.iter().any(|x| x.t.null) {
-            return refuse("a script function called with an argument that may be ()");
+        if xs.iter().any(|x| x.t.ty == Ty::Nothing) {
+            return refuse("a script function called with ()");
         }
         let tys: Vec<Ty> = xs.iter().map(|x| x.t.ty).collect();
         let done = self.cx.request(g, &tys)?;
         self.ops = self.ops.saturating_add(done.ops + 1);
         self.depth = self.depth.max(done.depth + 1);
+        // An argument that is `()` when the call runs sends the call to Rhai, which gives a value of the
+        // same type or `()` (an operation on `()` fails, anything else passes it on).
+        let null = xs.iter().any(|x| x.t.null);
         let (pre, es) = self.combine(xs)?;
         Ok(X {
             pre,
             e: Expr::Script(g, es),
-            t: done.result,
+            t: T {
+                ty: done.result.ty,
+                null: done.result.null || null,
+            },
         })
     }
 }
