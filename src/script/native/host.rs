@@ -104,6 +104,21 @@ impl Fun<'_, '_> {
 
     /// A host function or Rhai built-in call with its arguments.
     pub fn host(&mut self, f: &str, args: Vec<A>) -> Res<X> {
+        // Rhai finds a function by its name and number of arguments: any other number does not exist.
+        let arity = match f {
+            "me" | "turn" | "ply" | "logging" | "coin" => 0,
+            "setting" | "chance" | "owner" | "unit_at" | "unit_owner" | "unit_cell"
+            | "unit_type" | "emit" | "to_float" | "to_int" | "abs" | "floor" => 1,
+            "random" | "set_owner" | "cell_var" | "player_var" | "unit_var" | "stat"
+            | "distance" | "adjacent" | "line_of_sight" | "min" | "max" => 2,
+            "cell_var_of" | "set_cell_var" | "set_player_var" | "set_unit_var" | "table"
+            | "path_length" => 3,
+            "set_cell_var_of" => 4,
+            _ => return refuse(format!("the function `{f}`")),
+        };
+        if args.len() != arity {
+            return refuse(format!("`{f}` with {} arguments", args.len()));
+        }
         let g = self.cx.game;
         let mut args = args.into_iter();
         let mut take = |what: &str| -> Res<A> {
