@@ -1,11 +1,13 @@
 //! Throughput per ruleset: whole random-vs-random games on one thread with logging off, and loading plus
 //! validating a ruleset with its default scenario. Every folder under `rulesets/` with a `ruleset.yaml`
-//! is benchmarked. Run with `cargo bench`.
+//! is benchmarked. Also the cost of one script call, natively and in Rhai: ASG's combat and War of
+//! Attrition's defense power. Run with `cargo bench`.
 use std::cell::Cell;
 use std::path::PathBuf;
 
 use arbiter::agents::{self, Agent};
-use arbiter::engine::Engine;
+use arbiter::engine::{Engine, Options, Program};
+use arbiter::model::Value;
 use arbiter::ruleset::{load, Loaded};
 use arbiter::simulate::{play_match, PlayOptions};
 
@@ -120,5 +122,59 @@ fn clone_state(bencher: divan::Bencher, name: &str) {
     bencher.bench_local(|| {
         copy.clone_from(&m);
         divan::black_box(copy.state.ply)
+    });
+}
+
+/// An engine for `name` with native scripts on (`native`) or off (every call in Rhai).
+fn engine_for(name: &str, mode: &str) -> Engine {
+    let game = load_or_panic(name).game;
+    let opts = Options {
+        native_scripts: mode == "native",
+        ..Options::optimised()
+    };
+    let prog = Program::new(&game, opts);
+    let mut engine = Engine::with_program(game, prog).expect("engine");
+    engine.set_logging(false);
+    engine
+}
+
+/// One call of ASG's `resolve_combat` (12 against 9 at mid_n, a draw of noise, the forces written back).
+#[divan::bench(args = ["native", "rhai"], sample_count = 100, sample_size = 200)]
+fn script_call_asg_combat(bencher: divan::Bencher, mode: &str) {
+    let mut engine = engine_for("asg", mode);
+    let game = engine.game.clone();
+    let mut m = engine.start(1).expect("start");
+    let node = game.board.find("mid_n").expect("mid_n");
+    let forces = game
+        .cell_vars
+        .iter()
+        .find(|d| d.name == "forces")
+        .expect("forces");
+    let at = node as usize * game.cell_slots + forces.slot as usize;
+    let args = [Value::Cell(node), Value::Player(0), Value::Player(1)];
+    bencher.bench_local(|| {
+        m.state.cell_vars[at] = 12;
+        m.state.cell_vars[at + 1] = 9;
+        engine
+            .call_script(&mut m, 0, "resolve_combat", &args)
+            .expect("combat")
+    });
+}
+
+/// One call of War of Attrition's `defense_power` (B-2 at H20, an infantry with a neighbour that also
+/// forms a shield wall, against A-5).
+#[divan::bench(args = ["native", "rhai"], sample_count = 100, sample_size = 200)]
+fn script_call_woa_defense_power(bencher: divan::Bencher, mode: &str) {
+    let mut engine = engine_for("war_of_attrition", mode);
+    let mut m = engine.start(1).expect("start");
+    let unit = |id: &str| {
+        let u = m.state.units.iter().position(|u| &*u.id == id);
+        Value::Unit(u.expect("unit") as u32)
+    };
+    let args = [unit("B-2"), unit("A-5")];
+    bencher.bench_local(|| {
+        engine
+            .call_script(&mut m, 1, "defense_power", &args)
+            .expect("defense power")
     });
 }

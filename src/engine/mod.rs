@@ -255,6 +255,22 @@ impl Engine {
         Self::machine(&game, &prog, &mut self.rt, m, player).end_submission(player)
     }
 
+    /// Calls script function `name` for `player` on match `m`, as a rule expression calling it would
+    /// (natively when the program runs it natively). For tests and benchmarks of script calls.
+    pub fn call_script(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        name: &str,
+        args: &[crate::model::Value],
+    ) -> Result<crate::model::Value, RunError> {
+        let Some(f) = self.game.script_fns.iter().position(|(n, _)| n == name) else {
+            return Err(RunError::new(format!("no script function `{name}`")));
+        };
+        let mut mm = Self::machine(&self.game, &self.prog, &mut self.rt, m, player);
+        lower::native::call(&mut mm, f as u16, args)
+    }
+
     /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).
     pub fn evaluate(&mut self, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
         let (game, prog) = (self.game.clone(), self.prog.clone());

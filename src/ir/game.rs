@@ -278,6 +278,19 @@ pub struct ScriptSource {
     pub text: Arc<str>,
 }
 
+/// A script function translated into the IR (`script::native`): the engine runs it as rules, with the
+/// meaning it has in Rhai.
+#[derive(Debug, Clone)]
+pub struct NativeFn {
+    /// Each parameter's local slot and the type its argument must have for the native body to run; any other
+    /// argument (none included) is passed to Rhai instead.
+    pub params: Vec<(u16, Ty)>,
+    /// Statements over local slots of this function's own (no other function or rule uses them).
+    pub body: Vec<Stmt>,
+    /// The slot holding the function's value when the body is done.
+    pub result: u16,
+}
+
 /// The resolved game.
 #[derive(Debug)]
 pub struct Game {
@@ -322,6 +335,8 @@ pub struct Game {
     pub when_stuck_declared: bool,
     pub scripts: Vec<ScriptSource>,
     pub script_fns: Vec<(String, usize)>,
+    /// Per script function (same order as `script_fns`), its native translation when it has one.
+    pub script_native: Vec<Option<NativeFn>>,
     /// Statements run once per match before the first turn (hooks excluded).
     pub initial: MatchState,
     pub max_locals: usize,

@@ -25,6 +25,10 @@ pub enum BinOp {
     Or,
     /// `a ?? b`: a unless it is none.
     Coalesce,
+    /// Division truncating toward zero (a script's `/`): errors on a zero divisor and on overflow.
+    DivTrunc,
+    /// Remainder with the sign of the dividend (a script's `%`): errors on a zero divisor and on overflow.
+    RemTrunc,
 }
 
 /// Game-wide counters readable by name.
@@ -55,6 +59,13 @@ pub enum Builtin {
     Float,
     /// The player whose id is the given text, or none.
     PlayerNamed,
+    /// Whether events are being recorded.
+    Logging,
+    /// A float rounded down, staying a float (a script's `x.floor()`).
+    FloorFloat,
+    /// A number as an integer, truncated toward zero (a script's `x.to_int()`): an error beyond the
+    /// integer range, 0 for NaN.
+    TruncInt,
 }
 
 /// A compiled expression.
@@ -103,6 +114,9 @@ pub enum Expr {
         pred: Box<Expr>,
     },
     Script(u16, Vec<Expr>),
+    /// The operand's value, or a run error with the message when it is none (what a script's call of a host
+    /// function does with a value it cannot take).
+    Expect(Box<Expr>, String),
 }
 
 /// Where the elements of a set come from.
@@ -243,7 +257,8 @@ impl Expr {
             | Expr::UnitId(a)
             | Expr::UnitVar(a, ..)
             | Expr::RowKey(a)
-            | Expr::RowCol(a, ..) => a.visit(f),
+            | Expr::RowCol(a, ..)
+            | Expr::Expect(a, _) => a.visit(f),
             Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) | Expr::CellVarOf(a, _, b, _) => {
                 a.visit(f);
                 b.visit(f);

@@ -43,6 +43,16 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
                         }
                         Int(x.checked_rem_euclid(y).ok_or_else(overflow)?)
                     }
+                    BinOp::DivTrunc => Int(x.checked_div(y).ok_or_else(|| {
+                        RunError::new(if y == 0 {
+                            format!("division by zero: {x} / {y}")
+                        } else {
+                            format!("division overflow: {x} / {y}")
+                        })
+                    })?),
+                    BinOp::RemTrunc => Int(x.checked_rem(y).ok_or_else(|| {
+                        RunError::new(format!("modulo division by zero or overflow: {x} % {y}"))
+                    })?),
                     BinOp::Lt => Bool(x < y),
                     BinOp::Le => Bool(x <= y),
                     BinOp::Gt => Bool(x > y),
@@ -66,6 +76,8 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
                         BinOp::Mul => Float(x * y),
                         BinOp::Div => Float(x / y),
                         BinOp::Rem => Float(x.rem_euclid(y)),
+                        BinOp::DivTrunc => Float(x / y),
+                        BinOp::RemTrunc => Float(x % y),
                         BinOp::Lt => Bool(x < y),
                         BinOp::Le => Bool(x <= y),
                         BinOp::Gt => Bool(x > y),
@@ -108,6 +120,15 @@ pub fn float_to_int(x: f64) -> Option<i64> {
         .then_some(x as i64)
 }
 
+/// A float truncated toward zero as an integer, as a script's `to_int` does it: none beyond the integer
+/// range (2^63 itself still fits and saturates), 0 for NaN.
+pub fn trunc_int(x: f64) -> Option<i64> {
+    if x > i64::MAX as f64 || x < i64::MIN as f64 {
+        return None;
+    }
+    Some(x.trunc() as i64)
+}
+
 /// Built-ins that need no state (used for folding too).
 pub fn pure_builtin(f: Builtin, v: &[Value]) -> Option<Value> {
     use Value::*;
@@ -123,6 +144,9 @@ pub fn pure_builtin(f: Builtin, v: &[Value]) -> Option<Value> {
         (Builtin::Floor, [Float(a)]) => Int(float_to_int(a.floor())?),
         (Builtin::Ceil, [Float(a)]) => Int(float_to_int(a.ceil())?),
         (Builtin::Float, [a]) => Float(a.as_f64()?),
+        (Builtin::FloorFloat, [Float(a)]) => Float(a.floor()),
+        (Builtin::TruncInt, [Int(a)]) => Int(*a),
+        (Builtin::TruncInt, [Float(a)]) => Int(trunc_int(*a)?),
         (Builtin::Has, [a]) => Bool(!a.is_none()),
         _ => return Option::None,
     })
@@ -137,6 +161,7 @@ pub fn out_of_range(f: Builtin, v: &[Value]) -> Option<RunError> {
         {
             format!("{f:?}({x})").to_lowercase()
         }
+        (Builtin::TruncInt, [Value::Float(x)]) if trunc_int(*x).is_none() => format!("to_int({x})"),
         _ => return None,
     };
     Some(RunError::new(format!(

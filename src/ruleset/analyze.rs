@@ -1921,7 +1921,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
         format!("sha256:{hex}")
     };
-    Ok(Game {
+    let mut game = Game {
         id: raw.id.clone(),
         version: raw.version.clone(),
         digest,
@@ -1962,9 +1962,13 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         when_stuck_declared: raw.when_stuck.is_some(),
         scripts,
         script_fns,
+        script_native: Vec::new(),
         initial: st,
         max_locals: max_locals.max(SIGHT_SLOT as usize + 16),
-    })
+    };
+    // Script functions within the native subset run as IR (their locals go above `max_locals`).
+    crate::script::native::attach(&mut game);
+    Ok(game)
 }
 
 /// The message for a scenario value outside its variable's `min`/`max`, if it is outside.

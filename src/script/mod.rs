@@ -1,6 +1,7 @@
 //! Everything Rhai: a sandboxed engine, the host API scripts see, compiled script functions and static
 //! checks of script text. The only module that imports rhai.
 mod host;
+pub mod native;
 mod sandbox;
 
 use std::sync::Arc;

@@ -394,6 +394,13 @@ impl Lowerer<'_> {
                 }))
             }
             Expr::Call(f, args) => self.builtin(*f, args),
+            Expr::Expect(x, message) => {
+                let (x, message) = (self.arg(x), message.clone());
+                ev!(|m| match x.get(m)? {
+                    Value::None => Err(RunError::new(message.as_str())),
+                    v => Ok(v),
+                })
+            }
             Expr::Count(s) if s.filter.is_none() && matches!(s.source, SetSource::Range(..)) => {
                 // Closed form: a range's size needs no walk, however large.
                 let SetSource::Range(lo, hi) = &s.source else {
@@ -507,10 +514,10 @@ impl Lowerer<'_> {
                         for (i, a) in args.iter().enumerate() {
                             vals[i] = a.get(m)?;
                         }
-                        m.call_script(f, &vals[..args.len()])
+                        super::native::call(m, f, &vals[..args.len()])
                     } else {
                         let vals = args.iter().map(|a| a.get(m)).collect::<R<Vec<_>>>()?;
-                        m.call_script(f, &vals)
+                        super::native::call(m, f, &vals)
                     }
                 })
             }
@@ -553,6 +560,7 @@ impl Lowerer<'_> {
                 })
             }
             Builtin::Coin => ev!(|m| Ok(Value::Bool(m.rng.coin()))),
+            Builtin::Logging => ev!(|m| Ok(Value::Bool(m.logging()))),
             Builtin::PlayerNamed => {
                 let a = self.arg(&args[0]);
                 ev!(|m| Ok(match a.get(m)? {

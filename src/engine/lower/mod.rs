@@ -8,6 +8,7 @@
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
 mod expr;
+pub mod native;
 mod plan;
 mod set;
 mod stmt;
@@ -31,6 +32,8 @@ pub struct Options {
     pub hoist: bool,
     /// Native pre-filters of cell and unit sets (owner, emptiness, fixed data).
     pub scan: bool,
+    /// Script functions translated to the IR (`Game::script_native`) run natively instead of in Rhai.
+    pub native_scripts: bool,
 }
 
 impl Options {
@@ -39,6 +42,7 @@ impl Options {
             specialise: true,
             hoist: true,
             scan: true,
+            native_scripts: true,
         }
     }
     /// No optimisation at all: the reference the optimised program is tested against.
@@ -47,6 +51,7 @@ impl Options {
             specialise: false,
             hoist: false,
             scan: false,
+            native_scripts: false,
         }
     }
 }
@@ -99,6 +104,8 @@ pub struct Program {
     pub initial_owner: Option<Ev>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
+    /// Per script function, its lowered native body (empty when native scripts are off).
+    pub natives: Vec<Option<native::CNative>>,
 }
 
 impl Program {
@@ -172,6 +179,7 @@ impl Program {
             .map(|d| d.initial_expr.as_ref().map(|e| lw.ev(e)))
             .collect();
         let initial_owner = game.initial_owner.as_ref().map(|e| lw.ev(e));
+        let natives = lw.natives();
         Arc::new(Program {
             options,
             actions,
@@ -183,6 +191,7 @@ impl Program {
             cell_initial,
             initial_owner,
             fixed_sets: lw.fixed_sets,
+            natives,
         })
     }
 }
