@@ -12,7 +12,7 @@ pub const STREAM_BASE: u64 = 1000;
 pub struct RandomAgent {
     rng: Rng,
     /// Reused between picks so sampling does not allocate.
-    blocks: Vec<crate::engine::legal::Block>,
+    blocks: crate::engine::blocks::BlockList,
 }
 
 impl RandomAgent {
@@ -20,7 +20,7 @@ impl RandomAgent {
     pub fn new(seed: u64, player: PlayerIdx) -> Self {
         RandomAgent {
             rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
-            blocks: Vec::new(),
+            blocks: Default::default(),
         }
     }
 }
@@ -43,25 +43,17 @@ impl Agent for RandomAgent {
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
             // One walk lists the legal actions as blocks; the pick is uniform over every action in them
             // (the same draw as counting then taking the k-th).
-            engine.legal_blocks(m, player, &mut self.blocks)?;
-            let n: u64 = self.blocks.iter().map(|b| b.size()).sum();
+            engine.block_list(m, player, &mut self.blocks)?;
+            let n = self.blocks.total();
             let choices = n + u64::from(orders);
             if choices == 0 {
                 break;
             }
-            let mut k = self.rng.below(choices);
+            let k = self.rng.below(choices);
             if k == n {
                 break;
             }
-            let mut action = None;
-            for b in &self.blocks {
-                if k < b.size() {
-                    action = Some(b.get(k));
-                    break;
-                }
-                k -= b.size();
-            }
-            let Some(action) = action else {
+            let Some(action) = self.blocks.get(k) else {
                 return Err(RunError::new(format!(
                     "legal action {k} of {n} could not be enumerated"
                 )));

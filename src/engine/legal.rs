@@ -2,7 +2,8 @@
 //! An action is legal exactly when enumeration would list it: checking runs every test of every parameter
 //! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
 //! by the lowering (each once, as early as the values it reads are bound).
-use super::lower::{CAction, CParam, CSource};
+use super::blocks::{nth_bit, BlockList};
+use super::lower::{BitTest, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::ir::game::ActionSpec;
 use crate::ir::ops::compare;
@@ -49,6 +50,14 @@ trait Sink {
     /// `size` legal actions: `args` extended with each integer from `first`. `None` when the sink wants
     /// them one at a time.
     fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>>;
+    /// Whether the sink takes the actions of a cell bit set at once (see [`Sink::cells`]).
+    fn takes_cells(&self) -> bool {
+        false
+    }
+    /// `count` legal actions: `args` extended with each cell whose bit is set, in board order.
+    fn cells(&mut self, _kind: u16, _args: &ArgList, _bits: &[u64], _count: u64) -> R<bool> {
+        unreachable!("only sinks that take cells are given cells")
+    }
 }
 
 struct Collect<'o>(&'o mut Vec<Action>);
@@ -78,6 +87,13 @@ impl Sink for Count {
         self.0 = self.0.saturating_add(size);
         Some(Ok(true))
     }
+    fn takes_cells(&self) -> bool {
+        true
+    }
+    fn cells(&mut self, _: u16, _: &ArgList, _: &[u64], count: u64) -> R<bool> {
+        self.0 = self.0.saturating_add(count);
+        Ok(true)
+    }
 }
 
 /// Finds the k-th legal action (0-based).
@@ -103,6 +119,39 @@ impl Sink for Pick {
         }
         self.0 -= size;
         Some(Ok(true))
+    }
+    fn takes_cells(&self) -> bool {
+        true
+    }
+    fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
+        if self.0 < count {
+            let mut a = args.clone();
+            if let Some(c) = nth_bit(bits, self.0) {
+                a.push(Value::Cell(c));
+            }
+            self.1 = Some(Action { kind, args: a });
+            return Ok(false);
+        }
+        self.0 -= count;
+        Ok(true)
+    }
+}
+
+impl Sink for BlockList {
+    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
+        self.push_one(kind, args);
+        Ok(true)
+    }
+    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
+        self.push_range(kind, args, first, size);
+        Some(Ok(true))
+    }
+    fn takes_cells(&self) -> bool {
+        true
+    }
+    fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
+        self.push_cells(kind, args, bits, count);
+        Ok(true)
     }
 }
 
@@ -229,6 +278,15 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// Every legal action in a compact block list, in one walk.
+    pub fn block_list(&mut self, kinds: &[u16], out: &mut BlockList) -> R<()> {
+        out.clear();
+        for &k in kinds {
+            self.walk_kind(k, out)?;
+        }
+        Ok(())
+    }
+
     /// The k-th legal action in enumeration order.
     pub fn nth_legal(&mut self, kinds: &[u16], k: u64) -> R<Option<Action>> {
         let mut sink = Pick(k, None);
@@ -295,6 +353,11 @@ impl Machine<'_> {
             let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
             if let Some(r) = sink.block(act.kind, args, lo, size) {
                 return r;
+            }
+        }
+        if let (Some(tests), true) = (&p.cell_block, sink.takes_cells()) {
+            if let Some(r) = self.cell_block(act, p, tests, args, sink)? {
+                return Ok(r);
             }
         }
         if let Some(set) = &p.source {
@@ -422,6 +485,70 @@ impl Machine<'_> {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// The candidates of a last cell parameter as a bit set, handed to the sink at once; `None` when the
+    /// source cannot be listed as bits here (the caller then visits the cells one by one).
+    fn cell_block<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        tests: &[BitTest],
+        args: &mut ArgList,
+        sink: &mut S,
+    ) -> R<Option<bool>> {
+        let Some(set) = &p.source else {
+            return Ok(None);
+        };
+        let mut bits = std::mem::take(&mut self.rt.cell_bits);
+        let listed = set.bits(self, &mut bits);
+        let listed = match listed {
+            Ok(true) => true,
+            Ok(false) => false,
+            Err(e) => {
+                self.rt.cell_bits = bits;
+                return Err(e);
+            }
+        };
+        if !listed {
+            self.rt.cell_bits = bits;
+            return Ok(None);
+        }
+        for t in tests {
+            if bits.iter().all(|w| *w == 0) {
+                break;
+            }
+            match t {
+                BitTest::Empty(e) => {
+                    for (w, b) in bits.iter_mut().enumerate() {
+                        let occ = self.st.occupied_bits[w];
+                        *b &= if *e { !occ } else { occ };
+                    }
+                }
+                BitTest::Owner(eq, x) => {
+                    let code = match x.get(self) {
+                        Ok(Value::Player(o)) => o,
+                        Ok(_) => NO_OWNER,
+                        Err(e) => {
+                            self.rt.cell_bits = bits;
+                            return Err(e);
+                        }
+                    };
+                    for (w, b) in bits.iter_mut().enumerate() {
+                        let o = self.st.owner_word(code, w);
+                        *b &= if *eq { o } else { !o };
+                    }
+                }
+            }
+        }
+        let count: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
+        let r = if count == 0 {
+            Ok(true)
+        } else {
+            sink.cells(act.kind, args, &bits, count)
+        };
+        self.rt.cell_bits = bits;
+        r.map(Some)
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.

@@ -20,6 +20,8 @@ pub struct Runtime {
     /// Bit-set scratch of searches: passable cells and cells reached.
     pub words: Vec<u64>,
     pub reached: Vec<u64>,
+    /// The candidate cells of a parameter enumerated as a bit set.
+    pub cell_bits: Vec<u64>,
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
     value_bufs: Vec<Vec<Value>>,
@@ -39,6 +41,7 @@ impl Runtime {
             search: SearchScratch::default(),
             words: Vec::new(),
             reached: Vec::new(),
+            cell_bits: Vec::new(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),
@@ -55,6 +58,7 @@ impl Runtime {
             search: SearchScratch::default(),
             words: Vec::new(),
             reached: Vec::new(),
+            cell_bits: Vec::new(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),

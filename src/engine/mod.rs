@@ -1,5 +1,6 @@
 //! The match state machine: flow (turns, phases, budgets), legal actions, apply, resolution and victory.
 //! `Engine` is the facade: one per thread, reused across matches of the same game.
+pub mod blocks;
 pub mod eval;
 pub mod exec;
 pub mod flow;
@@ -201,6 +202,19 @@ impl Engine {
     ) -> Result<(), RunError> {
         out.clear();
         self.enumerate(m, player, |mm, kinds| mm.legal_blocks(kinds, out))
+            .map(|_| ())
+    }
+
+    /// Every legal action for `player` as a compact block list (one walk; integer ranges and cell bit
+    /// sets stay unexpanded): what a uniform random pick needs.
+    pub fn block_list(
+        &mut self,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut blocks::BlockList,
+    ) -> Result<(), RunError> {
+        out.clear();
+        self.enumerate(m, player, |mm, kinds| mm.block_list(kinds, out))
             .map(|_| ())
     }
 

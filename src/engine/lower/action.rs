@@ -37,6 +37,18 @@ pub struct CParam {
     /// Enumeration: the last parameter, an integer with plain bounds and nothing else to test, so its values
     /// are counted and picked as a block instead of visited one by one.
     pub countable: bool,
+    /// Enumeration: the last parameter, a cell drawn from a set that can be listed as bits in board order,
+    /// whose tests are all bit operations (emptiness, owner): its values are counted and picked as a bit
+    /// set instead of visited one by one.
+    pub cell_block: Option<Vec<BitTest>>,
+}
+
+/// A test of a cell parameter that is a bit operation on the state's bit sets.
+pub enum BitTest {
+    /// `x.empty` (true) or `not x.empty` (false).
+    Empty(bool),
+    /// `x.owner == y` (true) or `!=` (false), `y` not reading `x`.
+    Owner(bool, Arg),
 }
 
 /// A lowered action.
@@ -162,7 +174,13 @@ impl Lowerer<'_> {
                 && !test_bounds
                 && tests.is_empty()
                 && leaf.is_empty();
+            let cell_block = if hoist && j + 1 == n && p.ty == Ty::Cell && leaf.is_empty() {
+                self.bit_tests(a, j)
+            } else {
+                None
+            };
             params.push(CParam {
+                cell_block,
                 ty: p.ty,
                 slot: p.slot as usize,
                 source: p.source.as_ref().map(|(s, _)| self.set(s)),
@@ -185,6 +203,71 @@ impl Lowerer<'_> {
             pre,
             leaf,
             effects: self.stmts(&a.effects),
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    /// The enumeration tests of cell parameter `j` as bit operations, when its source can be listed as bits
+    /// and every test it runs is one (the tests scheduled at `j` are its own checks: later parameters and
+    /// hoisted action checks do not exist for the last one, and leaf checks were ruled out by the caller).
+    fn bit_tests(&mut self, a: &ActionSpec, j: usize) -> Option<Vec<BitTest>> {
+        let p = &a.params[j];
+        let (set, _) = p.source.as_ref()?;
+        let listable = set.filter.is_none()
+            && match &set.source {
+                crate::ir::SetSource::Within(..) => true,
+                crate::ir::SetSource::Reachable { pred, slot, .. } => {
+                    super::expr::is_empty_test(pred, *slot)
+                }
+                _ => false,
+            };
+        if !listable {
+            return None;
+        }
+        let slots: Vec<u16> = a.params.iter().map(|q| q.slot).collect();
+        let mut tests = Vec::new();
+        // Action checks that read this parameter would run at the leaf; the caller ruled them out. Checks
+        // of this parameter that read no parameter run earlier; those that read it must be bit tests.
+        for c in &p.checks {
+            match self.depth(&c.cond, &slots) {
+                Some(At::Param(i)) if i < j => continue,
+                Some(At::Pre) => continue,
+                _ => {}
+            }
+            tests.push(self.bit_test(&c.cond, p.slot)?);
+        }
+        for c in &a.checks {
+            if matches!(self.depth(&c.cond, &slots), Some(At::Param(i)) if i == j)
+                || self.depth(&c.cond, &slots).is_none()
+            {
+                return None;
+            }
+        }
+        Some(tests)
+    }
+
+    fn bit_test(&mut self, e: &Expr, slot: u16) -> Option<BitTest> {
+        let is_p = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
+        match e {
+            Expr::CellEmpty(c) if is_p(c) => Some(BitTest::Empty(true)),
+            Expr::Not(x) => match &**x {
+                Expr::CellEmpty(c) if is_p(c) => Some(BitTest::Empty(false)),
+                _ => None,
+            },
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                for (side, other) in [(a, b), (b, a)] {
+                    let mut used = Vec::new();
+                    if matches!(&**side, Expr::CellOwner(x) if is_p(x))
+                        && other.reads(&mut used)
+                        && !used.contains(&slot)
+                    {
+                        return Some(BitTest::Owner(*op == BinOp::Eq, self.arg(other)));
+                    }
+                }
+                None
+            }
+            _ => None,
         }
     }
 }

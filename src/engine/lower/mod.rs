@@ -16,7 +16,7 @@ mod typed;
 
 use std::sync::Arc;
 
-pub use action::{CAction, CParam};
+pub use action::{BitTest, CAction, CParam};
 pub use expr::{Arg, Cond, Ev};
 pub use set::{CSet, CSource};
 pub use stmt::{CPlace, CStmt};

@@ -392,6 +392,56 @@ impl CSet {
         Ok(())
     }
 
+    /// The elements as bits in board order when this set can be listed so (no filter; cells within a
+    /// radius, or reachable through empty cells on a small board); `false` (and `out` unspecified)
+    /// otherwise. The same elements `each` would visit.
+    pub fn bits(&self, m: &mut Machine<'_>, out: &mut Vec<u64>) -> R<bool> {
+        if self.filter.is_some() || self.live {
+            return Ok(false);
+        }
+        let g = m.game;
+        let words = g.board.len().div_ceil(64);
+        match &self.source {
+            CSource::Within(c, r) => {
+                out.clear();
+                out.resize(words, 0);
+                let Some(c) = c.cell(m)? else {
+                    return Ok(true);
+                };
+                let r = r.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                let mut buf = m.rt.take_cells();
+                g.board.within(c, r, &mut buf);
+                for &x in &buf {
+                    out[x as usize / 64] |= 1 << (x % 64);
+                }
+                m.rt.give_cells(buf);
+                Ok(true)
+            }
+            CSource::Reachable {
+                from,
+                max,
+                empty_test: true,
+                ..
+            } => {
+                let Some(c) = from.cell(m)? else {
+                    out.clear();
+                    out.resize(words, 0);
+                    return Ok(true);
+                };
+                let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
+                let mut scratch = std::mem::take(&mut m.rt.search);
+                let mut passable = std::mem::take(&mut m.rt.words);
+                passable.clear();
+                passable.extend(m.st.occupied_bits.iter().map(|w| !w));
+                let done = g.board.reachable_bits(c, max, &passable, &mut scratch, out);
+                m.rt.search = scratch;
+                m.rt.words = passable;
+                Ok(done)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// Number of elements.
     pub fn count(&self, m: &mut Machine<'_>) -> R<i64> {
         let mut n = 0i64;

@@ -1,0 +1,119 @@
+//! Every legal action of a position as a few blocks, from one enumeration walk: a single action, an
+//! action whose last integer parameter takes each value of a range, or one whose last cell parameter
+//! takes each cell of a bit set. Counting them is a sum and the k-th action is found without listing the
+//! others, which is all a uniform random pick needs. Arguments are kept in one flat buffer, so filling
+//! the list again for the next position does not allocate.
+use crate::model::action::ArgList;
+use crate::model::{Action, Value};
+
+#[derive(Clone, Copy, Debug)]
+enum Tail {
+    /// The action as its arguments give it.
+    One,
+    /// Followed by each integer from this one on.
+    Range(i64),
+    /// Followed by each cell of the bit set at this offset of the bit buffer.
+    Cells(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    kind: u16,
+    args: u32,
+    len: u8,
+    size: u64,
+    tail: Tail,
+}
+
+/// The legal actions of one position, in enumeration order.
+#[derive(Clone, Debug, Default)]
+pub struct BlockList {
+    heads: Vec<Head>,
+    args: Vec<Value>,
+    bits: Vec<u64>,
+    words: usize,
+    total: u64,
+}
+
+impl BlockList {
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.args.clear();
+        self.bits.clear();
+        self.total = 0;
+    }
+
+    /// How many legal actions the blocks hold.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
+        let start = self.args.len() as u32;
+        for i in 0..args.len() {
+            self.args.push(args.get(i));
+        }
+        self.heads.push(Head {
+            kind,
+            args: start,
+            len: args.len() as u8,
+            size,
+            tail,
+        });
+        self.total = self.total.saturating_add(size);
+    }
+
+    pub(crate) fn push_one(&mut self, kind: u16, args: &ArgList) {
+        self.head(kind, args, 1, Tail::One);
+    }
+
+    pub(crate) fn push_range(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) {
+        self.head(kind, args, size, Tail::Range(first));
+    }
+
+    pub(crate) fn push_cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) {
+        self.words = bits.len();
+        let at = self.bits.len() as u32;
+        self.bits.extend_from_slice(bits);
+        self.head(kind, args, count, Tail::Cells(at));
+    }
+
+    /// The `k`-th legal action (0-based), as listing them all would give it.
+    pub fn get(&self, mut k: u64) -> Option<Action> {
+        for h in &self.heads {
+            if k >= h.size {
+                k -= h.size;
+                continue;
+            }
+            let start = h.args as usize;
+            let mut args = ArgList::from_slice(&self.args[start..start + h.len as usize]);
+            match h.tail {
+                Tail::One => {}
+                Tail::Range(first) => args.push(Value::Int(first + k as i64)),
+                Tail::Cells(at) => {
+                    let bits = &self.bits[at as usize..at as usize + self.words];
+                    args.push(Value::Cell(nth_bit(bits, k)?));
+                }
+            }
+            return Some(Action { kind: h.kind, args });
+        }
+        None
+    }
+}
+
+/// The cell of the `k`-th set bit (0-based, in board order).
+pub fn nth_bit(bits: &[u64], mut k: u64) -> Option<u32> {
+    for (w, &word) in bits.iter().enumerate() {
+        let n = u64::from(word.count_ones());
+        if k >= n {
+            k -= n;
+            continue;
+        }
+        let mut b = word;
+        for _ in 0..k {
+            b &= b - 1;
+        }
+        return Some((w * 64) as u32 + b.trailing_zeros());
+    }
+    None
+}
