@@ -355,8 +355,8 @@ impl Machine<'_> {
                 return r;
             }
         }
-        if let (Some(tests), true) = (&p.cell_block, sink.takes_cells()) {
-            if let Some(r) = self.cell_block(act, p, tests, args, sink)? {
+        if p.bits_listable {
+            if let Some(r) = self.walk_bits(act, p, i, args, sink)? {
                 return Ok(r);
             }
         }
@@ -366,7 +366,7 @@ impl Machine<'_> {
                 if let Some(c) = c.cell(self)? {
                     let g = self.game;
                     for &n in g.board.neighbours(c) {
-                        if !self.visit(act, p, i, Value::Cell(n), args, sink)? {
+                        if !self.visit(act, p, i, Value::Cell(n), args, sink, false)? {
                             return Ok(false);
                         }
                     }
@@ -382,7 +382,7 @@ impl Machine<'_> {
             let mut outcome = listed.map(|_| true);
             if outcome.is_ok() {
                 for &v in &candidates {
-                    match self.visit(act, p, i, v, args, sink) {
+                    match self.visit(act, p, i, v, args, sink, false) {
                         Ok(true) => {}
                         other => {
                             outcome = other;
@@ -416,7 +416,7 @@ impl Machine<'_> {
                             while bits != 0 {
                                 let c = (w * 64) as u32 + bits.trailing_zeros();
                                 bits &= bits - 1;
-                                if !self.visit(act, p, i, Value::Cell(c), args, sink)? {
+                                if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                     return Ok(false);
                                 }
                             }
@@ -424,7 +424,7 @@ impl Machine<'_> {
                     }
                     None => {
                         for c in 0..n as u32 {
-                            if !self.visit(act, p, i, Value::Cell(c), args, sink)? {
+                            if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                 return Ok(false);
                             }
                         }
@@ -443,7 +443,7 @@ impl Machine<'_> {
                     let unit = &self.st.units[u];
                     if unit.alive
                         && owner.is_none_or(|o| unit.owner == o)
-                        && !self.visit(act, p, i, Value::Unit(u as u32), args, sink)?
+                        && !self.visit(act, p, i, Value::Unit(u as u32), args, sink, false)?
                     {
                         return Ok(false);
                     }
@@ -451,14 +451,14 @@ impl Machine<'_> {
             }
             Ty::Player => {
                 for pl in 0..g.players.len() {
-                    if !self.visit(act, p, i, Value::Player(pl as u8), args, sink)? {
+                    if !self.visit(act, p, i, Value::Player(pl as u8), args, sink, false)? {
                         return Ok(false);
                     }
                 }
             }
             Ty::Row(t) => {
                 for r in 0..g.tables[t as usize].keys.len() {
-                    if !self.visit(act, p, i, Value::Row(t, r as u16), args, sink)? {
+                    if !self.visit(act, p, i, Value::Row(t, r as u16), args, sink, false)? {
                         return Ok(false);
                     }
                 }
@@ -473,7 +473,7 @@ impl Machine<'_> {
                 // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
                 let mut x = lo;
                 while x <= hi {
-                    if !self.visit(act, p, i, Value::Int(x), args, sink)? {
+                    if !self.visit(act, p, i, Value::Int(x), args, sink, false)? {
                         return Ok(false);
                     }
                     if x == hi {
@@ -487,13 +487,15 @@ impl Machine<'_> {
         Ok(true)
     }
 
-    /// The candidates of a last cell parameter as a bit set, handed to the sink at once; `None` when the
-    /// source cannot be listed as bits here (the caller then visits the cells one by one).
-    fn cell_block<S: Sink>(
+    /// Walks a cell parameter whose source lists as bits: its bit tests applied to every candidate at
+    /// once, then either the whole set handed to the sink (a last parameter with nothing else to test) or
+    /// each remaining cell visited in board order. `None` when the source cannot be listed as bits here
+    /// (the caller then visits the cells one by one).
+    fn walk_bits<S: Sink>(
         &mut self,
         act: &CAction,
         p: &CParam,
-        tests: &[BitTest],
+        i: usize,
         args: &mut ArgList,
         sink: &mut S,
     ) -> R<Option<bool>> {
@@ -501,20 +503,41 @@ impl Machine<'_> {
             return Ok(None);
         };
         let mut bits = std::mem::take(&mut self.rt.cell_bits);
-        let listed = set.bits(self, &mut bits);
-        let listed = match listed {
-            Ok(true) => true,
-            Ok(false) => false,
-            Err(e) => {
-                self.rt.cell_bits = bits;
-                return Err(e);
+        let r = self.list_bits(set, p, &mut bits).and_then(|listed| {
+            if !listed {
+                return Ok(None);
             }
-        };
-        if !listed {
-            self.rt.cell_bits = bits;
-            return Ok(None);
+            if p.cell_block && sink.takes_cells() {
+                let count: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
+                return if count == 0 {
+                    Ok(Some(true))
+                } else {
+                    sink.cells(act.kind, args, &bits, count).map(Some)
+                };
+            }
+            for (w, &word) in bits.iter().enumerate() {
+                let mut b = word;
+                while b != 0 {
+                    let c = (w * 64) as u32 + b.trailing_zeros();
+                    b &= b - 1;
+                    if !self.visit(act, p, i, Value::Cell(c), args, sink, true)? {
+                        return Ok(Some(false));
+                    }
+                }
+            }
+            Ok(Some(true))
+        });
+        // Nested parameters use the buffer too: take it back only now (their copy is dropped).
+        self.rt.cell_bits = bits;
+        r
+    }
+
+    /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
+    fn list_bits(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut Vec<u64>) -> R<bool> {
+        if !set.bits(self, bits)? {
+            return Ok(false);
         }
-        for t in tests {
+        for t in &p.bit_tests {
             if bits.iter().all(|w| *w == 0) {
                 break;
             }
@@ -526,29 +549,31 @@ impl Machine<'_> {
                     }
                 }
                 BitTest::Owner(eq, x) => {
-                    let code = match x.get(self) {
-                        Ok(Value::Player(o)) => o,
-                        Ok(_) => NO_OWNER,
-                        Err(e) => {
-                            self.rt.cell_bits = bits;
-                            return Err(e);
-                        }
+                    let code = match x.get(self)? {
+                        Value::Player(o) => o,
+                        _ => NO_OWNER,
                     };
                     for (w, b) in bits.iter_mut().enumerate() {
                         let o = self.st.owner_word(code, w);
                         *b &= if *eq { o } else { !o };
                     }
                 }
+                BitTest::UnitOwner(eq, x) => {
+                    // Cells where `x.unit.owner == y` holds: a unit of `y` is there, or, when `y` is
+                    // none, no unit is there (none equals none); anything else equals nothing.
+                    let y = x.get(self)?;
+                    for (w, b) in bits.iter_mut().enumerate() {
+                        let holds = match y {
+                            Value::Player(o) => self.st.unit_word(o, w),
+                            Value::None => !self.st.occupied_bits[w],
+                            _ => 0,
+                        };
+                        *b &= if *eq { holds } else { !holds };
+                    }
+                }
             }
         }
-        let count: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
-        let r = if count == 0 {
-            Ok(true)
-        } else {
-            sink.cells(act.kind, args, &bits, count)
-        };
-        self.rt.cell_bits = bits;
-        r.map(Some)
+        Ok(true)
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.
@@ -573,8 +598,16 @@ impl Machine<'_> {
         v: Value,
         args: &mut ArgList,
         sink: &mut S,
+        bits_applied: bool,
     ) -> R<bool> {
         self.rt.locals[p.slot] = v;
+        if !bits_applied {
+            for c in &p.bit_conds {
+                if !c(self)? {
+                    return Ok(true);
+                }
+            }
+        }
         if p.test_bounds {
             if let Some(e) = &p.min {
                 let lo = e(self)?;

@@ -59,6 +59,8 @@ pub struct MatchState {
     pub occupant: Vec<u32>,
     /// The cells holding a unit as bits.
     pub occupied_bits: Vec<u64>,
+    /// The cells holding a unit of each player as bits: word `w` of player `p` is `unit_bits[p * words + w]`.
+    pub unit_bits: Vec<u64>,
     /// Units ever created per player (numbers recruited unit ids).
     pub units_created: Vec<u32>,
     pub result: Option<GameResult>,
@@ -86,6 +88,7 @@ impl Clone for MatchState {
         self.owner.clone_from(&s.owner);
         self.owner_bits.clone_from(&s.owner_bits);
         self.occupied_bits.clone_from(&s.occupied_bits);
+        self.unit_bits.clone_from(&s.unit_bits);
         self.cell_vars.clone_from(&s.cell_vars);
         self.units.clone_from(&s.units);
         self.unit_vars.clone_from(&s.unit_vars);
@@ -117,16 +120,30 @@ impl MatchState {
         self.owner[c as usize] = p;
     }
 
-    /// Puts unit `u` on cell `c` (or nothing, [`NO_UNIT`]).
+    /// Puts unit `u` (already in `units`) on cell `c`, or nothing ([`NO_UNIT`]).
     #[inline]
     pub fn set_occupant(&mut self, c: CellId, u: u32) {
+        let words = self.words();
         let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
+        let old = self.occupant[c as usize];
+        if old != NO_UNIT {
+            let o = self.units[old as usize].owner as usize;
+            self.unit_bits[o * words + w] &= !bit;
+        }
         if u == NO_UNIT {
             self.occupied_bits[w] &= !bit;
         } else {
             self.occupied_bits[w] |= bit;
+            let o = self.units[u as usize].owner as usize;
+            self.unit_bits[o * words + w] |= bit;
         }
         self.occupant[c as usize] = u;
+    }
+
+    /// Word `w` of the cells holding a unit of player `p`.
+    #[inline]
+    pub fn unit_word(&self, p: u8, w: usize) -> u64 {
+        self.unit_bits[p as usize * self.words() + w]
     }
 
     /// Word `w` of the cells owned by `code` (a player, or nobody for [`NO_OWNER`]); bits past the last
@@ -147,14 +164,21 @@ impl MatchState {
         let words = self.owner.len().div_ceil(64);
         self.owner_bits = vec![0; players * words];
         self.occupied_bits = vec![0; words];
+        self.unit_bits = vec![0; players * words];
         for c in 0..self.owner.len() {
             let (w, bit) = (c / 64, 1u64 << (c % 64));
             let o = self.owner[c];
             if o != NO_OWNER && (o as usize) < players {
                 self.owner_bits[o as usize * words + w] |= bit;
             }
-            if self.occupant[c] != NO_UNIT {
+            let u = self.occupant[c];
+            if u != NO_UNIT {
                 self.occupied_bits[w] |= bit;
+                if let Some(o) = self.units.get(u as usize).map(|x| x.owner as usize) {
+                    if o < players {
+                        self.unit_bits[o * words + w] |= bit;
+                    }
+                }
             }
         }
     }
@@ -164,10 +188,13 @@ impl MatchState {
         let mut copy = MatchState {
             owner: self.owner.clone(),
             occupant: self.occupant.clone(),
+            units: self.units.clone(),
             ..MatchState::default()
         };
         copy.rebuild_bits(players);
-        copy.owner_bits == self.owner_bits && copy.occupied_bits == self.occupied_bits
+        copy.owner_bits == self.owner_bits
+            && copy.occupied_bits == self.occupied_bits
+            && copy.unit_bits == self.unit_bits
     }
 
     pub fn is_over(&self) -> bool {

@@ -37,10 +37,17 @@ pub struct CParam {
     /// Enumeration: the last parameter, an integer with plain bounds and nothing else to test, so its values
     /// are counted and picked as a block instead of visited one by one.
     pub countable: bool,
-    /// Enumeration: the last parameter, a cell drawn from a set that can be listed as bits in board order,
-    /// whose tests are all bit operations (emptiness, owner): its values are counted and picked as a bit
-    /// set instead of visited one by one.
-    pub cell_block: Option<Vec<BitTest>>,
+    /// Enumeration of a cell parameter whose source can be listed as bits in board order (cells within a
+    /// radius, or reachable through empty cells): the parts of its tests that are bit operations
+    /// (emptiness, a cell's owner, the owner of the unit on it), applied to all candidates at once.
+    pub bit_tests: Vec<BitTest>,
+    /// The same tests as conditions, for candidates that had to be listed one by one (large boards).
+    pub bit_conds: Vec<Cond>,
+    /// Whether the source can be listed as bits (then `bit_tests` apply).
+    pub bits_listable: bool,
+    /// The last parameter, listable as bits with nothing left to test per candidate: its values are
+    /// counted and picked as a bit set instead of visited one by one.
+    pub cell_block: bool,
 }
 
 /// A test of a cell parameter that is a bit operation on the state's bit sets.
@@ -49,6 +56,8 @@ pub enum BitTest {
     Empty(bool),
     /// `x.owner == y` (true) or `!=` (false), `y` not reading `x`.
     Owner(bool, Arg),
+    /// `x.unit.owner == y` (true: a unit of `y` is there) or `!=` (false: no unit of `y` is there).
+    UnitOwner(bool, Arg),
 }
 
 /// A lowered action.
@@ -142,20 +151,50 @@ impl Lowerer<'_> {
         }
         let mut pre = Vec::new();
         let mut leaf = Vec::new();
-        let mut tests: Vec<Vec<Cond>> = (0..n).map(|_| Vec::new()).collect();
+        let mut at_param: Vec<Vec<&Expr>> = (0..n).map(|_| Vec::new()).collect();
         for (at, e) in scheduled {
-            let c = self.cond(e);
             match at {
-                At::Pre => pre.push(c),
-                At::Param(i) => tests[i].push(c),
-                At::Leaf => leaf.push(c),
+                At::Pre => pre.push(self.cond(e)),
+                At::Param(i) => at_param[i].push(e),
+                At::Leaf => leaf.push(self.cond(e)),
             }
         }
+        // Per parameter: its tests, split into bit operations and the rest where the source lists as bits.
+        let mut tests: Vec<Vec<Cond>> = Vec::with_capacity(n);
+        let mut bits: Vec<(bool, Vec<BitTest>, Vec<Cond>)> = Vec::with_capacity(n);
+        for (j, exprs) in at_param.into_iter().enumerate() {
+            let listable = hoist && bits_listable(&a.params[j]);
+            let (mut rest, mut bit_tests, mut bit_conds) = (Vec::new(), Vec::new(), Vec::new());
+            for e in exprs {
+                if !listable || !e.reads(&mut Vec::new()) {
+                    rest.push(self.cond(e));
+                    continue;
+                }
+                let mut parts = Vec::new();
+                super::plan::conjuncts(e.clone(), &mut parts);
+                let mut others = Vec::new();
+                for part in parts {
+                    match self.bit_test(&part, a.params[j].slot) {
+                        Some(t) => {
+                            bit_tests.push(t);
+                            bit_conds.push(self.cond(&part));
+                        }
+                        None => others.push(part),
+                    }
+                }
+                if let Some(e) = super::plan::join(others) {
+                    rest.push(self.cond(&e));
+                }
+            }
+            tests.push(rest);
+            bits.push((listable, bit_tests, bit_conds));
+        }
         let mut params = Vec::with_capacity(n);
-        for (j, (p, (tests, ranges))) in a
+        for (j, ((p, (tests, ranges)), (bits_listable, bit_tests, bit_conds))) in a
             .params
             .iter()
             .zip(tests.into_iter().zip(ranges))
+            .zip(bits)
             .enumerate()
         {
             let reads_self = |e: &Option<(Expr, String)>| {
@@ -174,12 +213,11 @@ impl Lowerer<'_> {
                 && !test_bounds
                 && tests.is_empty()
                 && leaf.is_empty();
-            let cell_block = if hoist && j + 1 == n && p.ty == Ty::Cell && leaf.is_empty() {
-                self.bit_tests(a, j)
-            } else {
-                None
-            };
+            let cell_block = bits_listable && j + 1 == n && tests.is_empty() && leaf.is_empty();
             params.push(CParam {
+                bit_tests,
+                bit_conds,
+                bits_listable,
                 cell_block,
                 ty: p.ty,
                 slot: p.slot as usize,
@@ -208,49 +246,13 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// The enumeration tests of cell parameter `j` as bit operations, when its source can be listed as bits
-    /// and every test it runs is one (the tests scheduled at `j` are its own checks: later parameters and
-    /// hoisted action checks do not exist for the last one, and leaf checks were ruled out by the caller).
-    fn bit_tests(&mut self, a: &ActionSpec, j: usize) -> Option<Vec<BitTest>> {
-        let p = &a.params[j];
-        let (set, _) = p.source.as_ref()?;
-        let listable = set.filter.is_none()
-            && match &set.source {
-                crate::ir::SetSource::Within(..) => true,
-                crate::ir::SetSource::Reachable { pred, slot, .. } => {
-                    super::expr::is_empty_test(pred, *slot)
-                }
-                _ => false,
-            };
-        if !listable {
-            return None;
-        }
-        let slots: Vec<u16> = a.params.iter().map(|q| q.slot).collect();
-        let mut tests = Vec::new();
-        // Action checks that read this parameter would run at the leaf; the caller ruled them out. Checks
-        // of this parameter that read no parameter run earlier; those that read it must be bit tests.
-        for c in &p.checks {
-            match self.depth(&c.cond, &slots) {
-                Some(At::Param(i)) if i < j => continue,
-                Some(At::Pre) => continue,
-                _ => {}
-            }
-            tests.push(self.bit_test(&c.cond, p.slot)?);
-        }
-        for c in &a.checks {
-            if matches!(self.depth(&c.cond, &slots), Some(At::Param(i)) if i == j)
-                || self.depth(&c.cond, &slots).is_none()
-            {
-                return None;
-            }
-        }
-        Some(tests)
-    }
-
     fn bit_test(&mut self, e: &Expr, slot: u16) -> Option<BitTest> {
         let is_p = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
         match e {
             Expr::CellEmpty(c) if is_p(c) => Some(BitTest::Empty(true)),
+            Expr::Call(crate::ir::Builtin::Has, args) if matches!(args.first(), Some(Expr::CellUnit(c)) if is_p(c)) => {
+                Some(BitTest::Empty(false))
+            }
             Expr::Not(x) => match &**x {
                 Expr::CellEmpty(c) if is_p(c) => Some(BitTest::Empty(false)),
                 _ => None,
@@ -258,11 +260,18 @@ impl Lowerer<'_> {
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 for (side, other) in [(a, b), (b, a)] {
                     let mut used = Vec::new();
-                    if matches!(&**side, Expr::CellOwner(x) if is_p(x))
-                        && other.reads(&mut used)
-                        && !used.contains(&slot)
-                    {
-                        return Some(BitTest::Owner(*op == BinOp::Eq, self.arg(other)));
+                    if !other.reads(&mut used) || used.contains(&slot) {
+                        continue;
+                    }
+                    let eq = *op == BinOp::Eq;
+                    match &**side {
+                        Expr::CellOwner(x) if is_p(x) => {
+                            return Some(BitTest::Owner(eq, self.arg(other)));
+                        }
+                        Expr::UnitOwner(u) if matches!(&**u, Expr::CellUnit(x) if is_p(x)) => {
+                            return Some(BitTest::UnitOwner(eq, self.arg(other)));
+                        }
+                        _ => {}
                     }
                 }
                 None
@@ -270,6 +279,23 @@ impl Lowerer<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether a cell parameter's source can be listed as bits in board order: cells within a radius, or
+/// reachable through empty cells, without a filter.
+fn bits_listable(p: &ParamSpec) -> bool {
+    let Some((set, _)) = &p.source else {
+        return false;
+    };
+    p.ty == Ty::Cell
+        && set.filter.is_none()
+        && match &set.source {
+            crate::ir::SetSource::Within(..) => true,
+            crate::ir::SetSource::Reachable { pred, slot, .. } => {
+                super::expr::is_empty_test(pred, *slot)
+            }
+            _ => false,
+        }
 }
 
 /// `p.owner == x` among a unit or cell parameter's checks (x not reading p): enumeration filters the

@@ -124,7 +124,7 @@ fn is_fixed(e: &Expr, slot: u16, constant: &[bool]) -> bool {
     }
 }
 
-fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+pub(super) fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
     match e {
         Expr::Bin(BinOp::And, a, b) => {
             conjuncts(*a, out);
@@ -134,7 +134,7 @@ fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
     }
 }
 
-fn join(mut parts: Vec<Expr>) -> Option<Expr> {
+pub(super) fn join(mut parts: Vec<Expr>) -> Option<Expr> {
     let first = if parts.is_empty() {
         return None;
     } else {
