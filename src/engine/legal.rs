@@ -588,8 +588,10 @@ impl Machine<'_> {
         Ok((lo(self)?, hi(self)?))
     }
 
-    /// Tests candidate `v` of parameter `i` and walks on when it passes.
+    /// Tests candidate `v` of parameter `i` and walks on when it passes (`bits_applied`: the parameter's bit
+    /// tests already filtered it).
     #[inline]
+    #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
     fn visit<S: Sink>(
         &mut self,
         act: &CAction,
