@@ -40,24 +40,25 @@ impl Machine<'_> {
         self.begin_turn(first)
     }
 
+    /// Resets the planning variables of cells, players and units to their initial values.
     fn reset_scratch(&mut self) {
-        let g = self.game;
-        for d in g.cell_vars.iter().filter(|d| d.scratch) {
-            let width = if d.per_player { g.players.len() } else { 1 };
+        let (g, prog) = (self.game, self.prog);
+        if !prog.scratch_cells.is_empty() {
             for c in 0..g.board.len() {
-                for k in 0..width {
-                    self.st.cell_vars[c * g.cell_slots + d.slot as usize + k] = d.initial.encode();
+                let row = &mut self.st.cell_vars[c * g.cell_slots..(c + 1) * g.cell_slots];
+                for &(slot, width, v) in &prog.scratch_cells {
+                    row[slot..slot + width].fill(v);
                 }
             }
         }
-        for d in g.player_vars.iter().filter(|d| d.scratch) {
+        for &(slot, _, v) in &prog.scratch_players {
             for p in 0..g.players.len() {
-                self.st.player_vars[p * g.player_slots + d.slot as usize] = d.initial.encode();
+                self.st.player_vars[p * g.player_slots + slot] = v;
             }
         }
-        for d in g.unit_vars.iter().filter(|d| d.scratch) {
+        for &(slot, _, v) in &prog.scratch_units {
             for u in 0..self.st.units.len() {
-                self.st.unit_vars[u * g.unit_slots + d.slot as usize] = d.initial.encode();
+                self.st.unit_vars[u * g.unit_slots + slot] = v;
             }
         }
     }

@@ -22,6 +22,8 @@ pub struct Runtime {
     pub reached: Vec<u64>,
     /// The candidate cells of a parameter enumerated as a bit set.
     pub cell_bits: Vec<u64>,
+    /// Facts of the simultaneous turn being resolved.
+    pub flow: super::resolve::FlowSnapshot,
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
     value_bufs: Vec<Vec<Value>>,
@@ -42,6 +44,7 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            flow: Default::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),
@@ -59,6 +62,7 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            flow: Default::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),

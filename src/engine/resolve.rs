@@ -36,7 +36,9 @@ fn too_many_rolls(cell: &str) -> RunError {
     ))
 }
 
-/// Per-turn facts the steps share: who owned each cell when the turn began and whether it kept pieces.
+/// Per-turn facts the steps share: who owned each cell when the turn began and whether it kept pieces
+/// (kept by the runtime between turns so its buffers are reused).
+#[derive(Default)]
 pub struct FlowSnapshot {
     start_owner: Vec<u8>,
     kept: Vec<bool>,
@@ -52,14 +54,21 @@ impl Machine<'_> {
 
     /// Runs the resolution steps of phase `phase` in order.
     pub fn resolve(&mut self, phase: usize) -> R<()> {
+        let n = self.game.board.len();
+        let mut snap = std::mem::take(&mut self.rt.flow);
+        snap.start_owner.clone_from(&self.st.owner);
+        snap.kept.clear();
+        snap.kept.resize(n, false);
+        let r = self.resolve_steps(phase, &mut snap);
+        self.rt.flow = snap;
+        r
+    }
+
+    fn resolve_steps(&mut self, phase: usize, snap: &mut FlowSnapshot) -> R<()> {
         let (game, prog) = (self.game, self.prog);
         let steps = &game.phases[phase].resolve;
         let fv = game.phases[phase].flow_vars.as_ref();
         let n = self.game.board.len();
-        let mut snap = FlowSnapshot {
-            start_owner: self.st.owner.clone(),
-            kept: vec![false; n],
-        };
         if let Some(fv) = fv {
             for c in 0..n {
                 let i = self.count_idx(fv, c);
@@ -107,7 +116,7 @@ impl Machine<'_> {
                     }
                 }
                 (ResolveStep::Grow { amount, max, event }, Some(fv)) => {
-                    self.grow(fv, &snap, *amount, *max, event)?
+                    self.grow(fv, snap, *amount, *max, event)?
                 }
                 _ => {}
             }

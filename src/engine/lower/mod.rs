@@ -102,6 +102,10 @@ pub struct Program {
     /// Per cell variable, its compiled per-cell initial expression.
     pub cell_initial: Vec<Option<Ev>>,
     pub initial_owner: Option<Ev>,
+    /// Planning variables reset every turn, as (slot, width, encoded initial value), per kind of entity.
+    pub scratch_cells: Vec<(usize, usize, i64)>,
+    pub scratch_players: Vec<(usize, usize, i64)>,
+    pub scratch_units: Vec<(usize, usize, i64)>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
@@ -179,6 +183,16 @@ impl Program {
             .map(|d| d.initial_expr.as_ref().map(|e| lw.ev(e)))
             .collect();
         let initial_owner = game.initial_owner.as_ref().map(|e| lw.ev(e));
+        let scratch = |decls: &[crate::ir::game::VarDecl]| -> Vec<(usize, usize, i64)> {
+            decls
+                .iter()
+                .filter(|d| d.scratch)
+                .map(|d| {
+                    let width = if d.per_player { game.players.len() } else { 1 };
+                    (d.slot as usize, width, d.initial.encode())
+                })
+                .collect()
+        };
         let natives = lw.natives();
         Arc::new(Program {
             options,
@@ -190,6 +204,9 @@ impl Program {
             sight,
             cell_initial,
             initial_owner,
+            scratch_cells: scratch(&game.cell_vars),
+            scratch_players: scratch(&game.player_vars),
+            scratch_units: scratch(&game.unit_vars),
             fixed_sets: lw.fixed_sets,
             natives,
         })
