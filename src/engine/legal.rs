@@ -3,7 +3,8 @@
 //! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
 //! by the lowering (each once, as early as the values it reads are bound).
 use super::blocks::{nth_bit, BlockList};
-use super::lower::{BitTest, CAction, CParam, CSource};
+use super::lower::typed::compare_opt;
+use super::lower::{BitTest, Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::ir::game::ActionSpec;
 use crate::ir::ops::compare;
@@ -629,12 +630,24 @@ impl Machine<'_> {
                 return Ok(true);
             }
         }
-        for (lo, hi, j) in &p.ranges {
-            let lo = lo.get(self)?;
-            let hi = hi.get(self)?;
-            if !compare(BinOp::Le, lo, hi) {
-                return Ok(true);
-            }
+        for (bounds, j) in &p.ranges {
+            let (lo, hi) = match bounds {
+                Bounds::Typed(lo, hi) => {
+                    let (lo, hi) = (lo.get(self), hi.get(self));
+                    if !compare_opt(BinOp::Le, lo, hi) {
+                        return Ok(true);
+                    }
+                    let v = |x: Option<i64>| x.map_or(Value::None, Value::Int);
+                    (v(lo), v(hi))
+                }
+                Bounds::Generic(lo, hi) => {
+                    let (lo, hi) = (lo.get(self)?, hi.get(self)?);
+                    if !compare(BinOp::Le, lo, hi) {
+                        return Ok(true);
+                    }
+                    (lo, hi)
+                }
+            };
             self.rt.bounds[*j] = (lo, hi);
         }
         args.push(v);

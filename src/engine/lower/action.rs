@@ -4,6 +4,7 @@
 //! once before the walk), and a later integer parameter whose bounds leave no value prunes its branch early.
 use super::expr::{Arg, Cond, Ev};
 use super::set::CSet;
+use super::typed::IntArg;
 use super::Lowerer;
 use crate::ir::game::{ActionSpec, ParamSpec};
 use crate::ir::{BinOp, Expr};
@@ -29,7 +30,7 @@ pub struct CParam {
     /// Enumeration: bounds of a later integer parameter (its index is the third field) that depend only on
     /// parameters up to this one; a branch where `lo > hi` is skipped, and the bounds are kept for the
     /// later parameter so they are not evaluated again for every candidate in between.
-    pub ranges: Vec<(Arg, Arg, usize)>,
+    pub ranges: Vec<(Bounds, usize)>,
     /// Enumeration: this parameter's bounds were evaluated by an earlier parameter (see `ranges`).
     pub bounds_hoisted: bool,
     /// Enumeration of a unit or cell parameter without a source: only elements of this owner are candidates.
@@ -48,6 +49,12 @@ pub struct CParam {
     /// The last parameter, listable as bits with nothing left to test per candidate: its values are
     /// counted and picked as a bit set instead of visited one by one.
     pub cell_block: bool,
+}
+
+/// The bounds of an integer parameter as tested early: read in place when both are typed reads.
+pub enum Bounds {
+    Typed(IntArg, IntArg),
+    Generic(Arg, Arg),
 }
 
 /// A test of a cell parameter that is a bit operation on the state's bit sets.
@@ -130,7 +137,7 @@ impl Lowerer<'_> {
             let at = if n == 0 { At::Pre } else { at };
             scheduled.push((at, &c.cond));
         }
-        let mut ranges: Vec<Vec<(Arg, Arg, usize)>> = (0..n).map(|_| Vec::new()).collect();
+        let mut ranges: Vec<Vec<(Bounds, usize)>> = (0..n).map(|_| Vec::new()).collect();
         let mut hoisted = vec![false; n];
         if hoist {
             for (j, p) in a.params.iter().enumerate() {
@@ -142,7 +149,11 @@ impl Lowerer<'_> {
                             _ => None,
                         };
                         if let Some(i) = i.filter(|i| *i < j) {
-                            ranges[i].push((self.arg(lo), self.arg(hi), j));
+                            let bounds = match (IntArg::of(lo), IntArg::of(hi)) {
+                                (Some(l), Some(h)) if self.opts.specialise => Bounds::Typed(l, h),
+                                _ => Bounds::Generic(self.arg(lo), self.arg(hi)),
+                            };
+                            ranges[i].push((bounds, j));
                             hoisted[j] = true;
                         }
                     }

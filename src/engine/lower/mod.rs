@@ -12,11 +12,11 @@ pub mod native;
 mod plan;
 mod set;
 mod stmt;
-mod typed;
+pub mod typed;
 
 use std::sync::Arc;
 
-pub use action::{BitTest, CAction, CParam};
+pub use action::{BitTest, Bounds, CAction, CParam};
 pub use expr::{Arg, Cond, Ev};
 pub use set::{CSet, CSource};
 pub use stmt::{CPlace, CStmt};

@@ -128,14 +128,14 @@ pub enum IntArg {
 impl IntArg {
     /// The number, or `None` for none.
     #[inline(always)]
-    fn get(self, m: &Machine<'_>) -> Option<i64> {
+    pub fn get(self, m: &Machine<'_>) -> Option<i64> {
         match self {
             IntArg::Const(i) => Some(i),
             IntArg::Var(r) => r.raw(m).filter(|&raw| raw != ABSENT),
         }
     }
 
-    fn of(e: &Expr) -> Option<IntArg> {
+    pub fn of(e: &Expr) -> Option<IntArg> {
         match e {
             Expr::Const(Value::Int(i)) => Some(IntArg::Const(*i)),
             _ => Read::of(e, Ty::Int).map(IntArg::Var),
@@ -145,7 +145,7 @@ impl IntArg {
 
 /// A comparison of two optional numbers with the generic path's meaning of none.
 #[inline(always)]
-fn compare_opt(op: BinOp, a: Option<i64>, b: Option<i64>) -> bool {
+pub fn compare_opt(op: BinOp, a: Option<i64>, b: Option<i64>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => match op {
             BinOp::Eq => x == y,
