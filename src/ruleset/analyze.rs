@@ -983,8 +983,6 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 min,
                 max,
                 checks,
-                prune: Vec::new(),
-                owner_filter: None,
             });
         }
         let mut checks = Vec::new();
@@ -1033,20 +1031,10 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
                 Some("legality is checked while listing actions: draw in `effects` instead".into()),
             );
         }
-        hoist(&mut params, &checks);
         let mut errs = Vec::new();
         let effects = c.effects(&a.effects, &format!("{base}/effects"), &mut errs);
         d.effects(rd, errs);
         max_locals = max_locals.max(c.locals());
-        let slots: Vec<u16> = params.iter().map(|p| p.slot).collect();
-        let pre_checks = checks
-            .iter()
-            .filter(|ch| {
-                let mut used = Vec::new();
-                ch.cond.reads(&mut used) && !used.iter().any(|s| slots.contains(s))
-            })
-            .map(|ch| ch.cond.clone())
-            .collect();
         actions.push(ActionSpec {
             name: name.clone(),
             params,
@@ -1054,8 +1042,6 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             cost,
             cost_declared: a.cost.is_some(),
             effects,
-            locals: c.locals(),
-            pre_checks,
         });
     }
     let mut wire_aliases = Vec::new();
@@ -1984,66 +1970,6 @@ fn outside_bounds(decl: &VarDecl, v: Value) -> Option<String> {
         (_, Some(hi)) => format!("`{name}` must be at most {hi}, this is {i}"),
         (None, None) => return None,
     })
-}
-
-/// Attaches to each parameter the later bounds and action checks that depend only on parameters up to it.
-fn hoist(params: &mut [ParamSpec], checks: &[Check]) {
-    // `p.owner == x` among a unit or cell parameter's checks, x not depending on p: a native pre-filter.
-    for p in params.iter_mut() {
-        if p.source.is_some() || !matches!(p.ty, Ty::Unit | Ty::Cell) {
-            continue;
-        }
-        for c in &p.checks {
-            let Expr::Bin(super::ir::BinOp::Eq, a, b) = &c.cond else {
-                continue;
-            };
-            for (side, other) in [(a, b), (b, a)] {
-                let owner_of_p = matches!(&**side, Expr::UnitOwner(x) | Expr::CellOwner(x) if matches!(**x, Expr::Local(s) if s == p.slot));
-                let mut used = Vec::new();
-                if owner_of_p
-                    && other.reads(&mut used)
-                    && !used.contains(&p.slot)
-                    && p.owner_filter.is_none()
-                {
-                    p.owner_filter = Some((**other).clone());
-                }
-            }
-        }
-    }
-    let slots: Vec<u16> = params.iter().map(|p| p.slot).collect();
-    // The index of the last parameter an expression reads, if it is pure and reads only parameters.
-    let depth = |e: &Expr| -> Option<usize> {
-        let mut used = Vec::new();
-        if !e.reads(&mut used) {
-            return None;
-        }
-        let mut last = 0;
-        for s in used {
-            last = last.max(slots.iter().position(|x| *x == s)?);
-        }
-        Some(last)
-    };
-    let mut found: Vec<(usize, Prune)> = Vec::new();
-    for (j, p) in params.iter().enumerate() {
-        if let (Some((lo, _)), Some((hi, _))) = (&p.min, &p.max) {
-            if let (Some(a), Some(b)) = (depth(lo), depth(hi)) {
-                let i = a.max(b);
-                if i < j {
-                    found.push((i, Prune::Range(lo.clone(), hi.clone())));
-                }
-            }
-        }
-    }
-    for c in checks {
-        if let Some(i) = depth(&c.cond) {
-            if i + 1 < params.len() {
-                found.push((i, Prune::Cond(c.cond.clone())));
-            }
-        }
-    }
-    for (i, pr) in found {
-        params[i].prune.push(pr);
-    }
 }
 
 fn line_col_offset(text: &str, line: usize, col: usize) -> usize {

@@ -45,24 +45,9 @@ pub(crate) fn signatures(game: &Game) -> Vec<Sig> {
             for c in &p.checks {
                 w.expr(&c.cond);
             }
-            for pr in &p.prune {
-                match pr {
-                    crate::ir::game::Prune::Range(a, b) => {
-                        w.expr(a);
-                        w.expr(b);
-                    }
-                    crate::ir::game::Prune::Cond(c) => w.expr(c),
-                }
-            }
-            if let Some(e) = &p.owner_filter {
-                w.expr(e);
-            }
         }
         for c in &a.checks {
             w.expr(&c.cond);
-        }
-        for e in &a.pre_checks {
-            w.expr(e);
         }
         w.stmts(&a.effects);
     }
