@@ -246,7 +246,6 @@ impl Walk<'_> {
             | Expr::UnitOwner(a)
             | Expr::UnitAt(a)
             | Expr::UnitType(a)
-            | Expr::UnitId(a)
             | Expr::UnitVar(a, ..)
             | Expr::RowKey(a)
             | Expr::RowCol(a, ..)
@@ -305,7 +304,7 @@ impl Walk<'_> {
                 },
                 _ => Ty::Bool,
             },
-            Expr::CellId(_) | Expr::PlayerId(_) | Expr::UnitId(_) | Expr::RowKey(_) => Ty::Text,
+            Expr::CellId(_) | Expr::PlayerId(_) | Expr::RowKey(_) => Ty::Text,
             Expr::CellUnit(_) => Ty::Unit,
             Expr::CellVar(_, _, t)
             | Expr::CellVarOf(_, _, _, t)
