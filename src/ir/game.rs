@@ -305,7 +305,6 @@ pub struct Game {
     pub unit_ids: String,
     pub wire_key: String,
     pub wire_aliases: Vec<(String, u16)>,
-    pub wire_ignore: Vec<String>,
     pub actions: Vec<ActionSpec>,
     pub phases: Vec<Phase>,
     pub victory: Vec<VictoryRule>,

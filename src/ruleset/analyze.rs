@@ -1938,7 +1938,6 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
             .map_or_else(|| "{owner}-{n}".into(), |u| u.ids.clone()),
         wire_key: raw.wire.discriminator.clone(),
         wire_aliases,
-        wire_ignore: raw.wire.ignore.clone(),
         actions,
         phases,
         victory,
