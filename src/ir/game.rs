@@ -123,20 +123,6 @@ pub struct ParamSpec {
     pub min: Option<(Expr, String)>,
     pub max: Option<(Expr, String)>,
     pub checks: Vec<Check>,
-    /// Conditions of later parameters and of the action that depend only on parameters up to this one:
-    /// enumeration tests them as soon as this parameter is bound, to skip hopeless branches early.
-    pub prune: Vec<Prune>,
-    /// For enumeration of a unit or cell parameter without `in`: one of its checks requires this owner,
-    /// so other elements are skipped natively before any check runs (validation still runs every check).
-    pub owner_filter: Option<Expr>,
-}
-
-/// A test hoisted into enumeration from a later parameter or the action's checks.
-#[derive(Debug, Clone)]
-pub enum Prune {
-    /// A later integer parameter's bounds leave no value.
-    Range(Expr, Expr),
-    Cond(Expr),
 }
 
 #[derive(Debug, Clone)]
@@ -155,10 +141,6 @@ pub struct ActionSpec {
     /// Whether the ruleset wrote `cost` (else it is the default, 1).
     pub cost_declared: bool,
     pub effects: Vec<Stmt>,
-    /// The highest local slot used plus one.
-    pub locals: usize,
-    /// Action checks that read no parameter: enumeration tests them once, before any parameter.
-    pub pre_checks: Vec<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,7 +305,6 @@ pub struct Game {
     pub unit_ids: String,
     pub wire_key: String,
     pub wire_aliases: Vec<(String, u16)>,
-    pub wire_ignore: Vec<String>,
     pub actions: Vec<ActionSpec>,
     pub phases: Vec<Phase>,
     pub victory: Vec<VictoryRule>,

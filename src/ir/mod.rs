@@ -95,7 +95,6 @@ pub enum Expr {
     UnitOwner(Box<Expr>),
     UnitAt(Box<Expr>),
     UnitType(Box<Expr>),
-    UnitId(Box<Expr>),
     UnitVar(Box<Expr>, u16, Ty),
     RowKey(Box<Expr>),
     /// Column of a row: row expression, table, column index.
@@ -254,7 +253,6 @@ impl Expr {
             | Expr::UnitOwner(a)
             | Expr::UnitAt(a)
             | Expr::UnitType(a)
-            | Expr::UnitId(a)
             | Expr::UnitVar(a, ..)
             | Expr::RowKey(a)
             | Expr::RowCol(a, ..)

@@ -5,12 +5,10 @@ pub mod effects;
 pub mod explain;
 pub mod expr;
 pub mod hints;
-pub mod initial;
 pub mod load;
 pub mod raw;
 pub mod schema;
 pub mod schemas;
-pub mod settings;
 pub mod warnings;
 pub mod yaml;
 

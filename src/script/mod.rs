@@ -4,8 +4,6 @@ mod host;
 pub mod native;
 mod sandbox;
 
-use std::sync::Arc;
-
 use rhai::{Dynamic, Engine, Scope, AST};
 use serde_json::Value as Json;
 
@@ -294,6 +292,3 @@ impl ScriptHost {
         }
     }
 }
-
-/// Shared handle type for script texts.
-pub type ScriptText = Arc<str>;

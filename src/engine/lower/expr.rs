@@ -362,16 +362,6 @@ impl Lowerer<'_> {
                     _ => Value::None,
                 }))
             }
-            Expr::UnitId(u) => {
-                let u = self.arg(u);
-                ev!(|m| Ok(match u.get(m)? {
-                    Value::Unit(u) => match m.game.symbols.get(&m.st.units[u as usize].id) {
-                        Some(s) => Value::Text(s),
-                        None => Value::None,
-                    },
-                    _ => Value::None,
-                }))
-            }
             Expr::UnitVar(u, slot, ty) => {
                 let (u, slot, ty) = (self.arg(u), *slot as usize, *ty);
                 ev!(|m| Ok(match u.unit(m)? {

@@ -45,24 +45,9 @@ pub(crate) fn signatures(game: &Game) -> Vec<Sig> {
             for c in &p.checks {
                 w.expr(&c.cond);
             }
-            for pr in &p.prune {
-                match pr {
-                    crate::ir::game::Prune::Range(a, b) => {
-                        w.expr(a);
-                        w.expr(b);
-                    }
-                    crate::ir::game::Prune::Cond(c) => w.expr(c),
-                }
-            }
-            if let Some(e) = &p.owner_filter {
-                w.expr(e);
-            }
         }
         for c in &a.checks {
             w.expr(&c.cond);
-        }
-        for e in &a.pre_checks {
-            w.expr(e);
         }
         w.stmts(&a.effects);
     }
@@ -261,7 +246,6 @@ impl Walk<'_> {
             | Expr::UnitOwner(a)
             | Expr::UnitAt(a)
             | Expr::UnitType(a)
-            | Expr::UnitId(a)
             | Expr::UnitVar(a, ..)
             | Expr::RowKey(a)
             | Expr::RowCol(a, ..)
@@ -320,7 +304,7 @@ impl Walk<'_> {
                 },
                 _ => Ty::Bool,
             },
-            Expr::CellId(_) | Expr::PlayerId(_) | Expr::UnitId(_) | Expr::RowKey(_) => Ty::Text,
+            Expr::CellId(_) | Expr::PlayerId(_) | Expr::RowKey(_) => Ty::Text,
             Expr::CellUnit(_) => Ty::Unit,
             Expr::CellVar(_, _, t)
             | Expr::CellVarOf(_, _, _, t)

@@ -116,7 +116,6 @@ fn expr(e: &mut Expr, base: u16) -> Res<()> {
         | Expr::UnitOwner(a)
         | Expr::UnitAt(a)
         | Expr::UnitType(a)
-        | Expr::UnitId(a)
         | Expr::UnitVar(a, ..)
         | Expr::RowKey(a)
         | Expr::RowCol(a, ..)

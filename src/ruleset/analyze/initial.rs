@@ -4,9 +4,9 @@
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
-use super::compile::{closest, fold, Catalog, Compiler, ExprError};
-use super::game::{Symbols, Table};
+use crate::ir::game::{Symbols, Table};
 use crate::model::{Ty, Value};
+use crate::ruleset::compile::{closest, fold, Catalog, Compiler, ExprError};
 
 /// Why an `initial` was refused: an expression problem (at a position of the text) or a type problem.
 pub enum Refused {

@@ -1,15 +1,133 @@
-//! Limits of settings: `one_of`, and `min`/`max` bounds that are numbers or constant expressions of other
-//! settings (`max: settings.maxPieces`), checked on the effective values (after scenario overrides and
-//! `--set`). A designer states a constraint between settings once, where the constrained setting is.
+//! Settings: the effective values (ruleset defaults, then the scenario's, then `--set`), their types, the
+//! random generator they name, and their limits: `one_of`, and `min`/`max` bounds that are numbers or
+//! constant expressions of other settings (`max: settings.maxPieces`), checked on the effective values. A
+//! designer states a constraint between settings once, where the constrained setting is.
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
-use super::compile::{closest, fold, Catalog, Compiler};
-use super::game::Symbols;
-use super::raw::RawLimit;
-use super::yaml::{pointer_escape as esc, YamlDoc};
+use super::types::json_scalar_ty;
+use super::Cx;
 use crate::diagnostic::Diagnostic;
+use crate::ir::game::Symbols;
 use crate::model::{Ty, Value};
+use crate::rng::RngKind;
+use crate::ruleset::compile::{closest, fold, Catalog, Compiler};
+use crate::ruleset::raw::{RawLimit, RawRuleset, RawScenario};
+use crate::ruleset::yaml::{pointer_escape as esc, YamlDoc};
+
+/// The effective settings, checked against their types and limits, and the random generator.
+pub(super) fn effective(
+    cx: &mut Cx,
+    raw: &RawRuleset,
+    scen: &RawScenario,
+) -> (IndexMap<String, Json>, RngKind) {
+    let (src, rd, sd, d) = (cx.src, cx.rd, cx.sd, &mut cx.d);
+    let mut settings: IndexMap<String, Json> = raw.settings.clone();
+    let mut setting_ptr: HashMap<String, (bool, String)> = raw
+        .settings
+        .keys()
+        .map(|k| (k.clone(), (false, format!("/settings/{}", esc(k)))))
+        .collect();
+    for (k, v) in &scen.settings {
+        let ptr = format!("/settings/{}", esc(k));
+        // Precedence: ruleset, then scenario, then `--set` (already in the ruleset document).
+        if src.overrides.iter().any(|o| *o == format!("settings.{k}")) {
+            continue;
+        }
+        match settings.get(k) {
+            None => d.key(
+                sd,
+                &ptr,
+                "scenario::unknown_setting",
+                format!("ruleset `{}` has no setting `{k}`", raw.id),
+                closest(k, raw.settings.keys().map(|s| s.as_str()))
+                    .map(|c| format!("did you mean `{c}`?")),
+            ),
+            Some(old)
+                if json_scalar_ty(old) != json_scalar_ty(v)
+                    && !(json_scalar_ty(old) == Some(Ty::Float)
+                        && json_scalar_ty(v) == Some(Ty::Int)) =>
+            {
+                d.at(
+                    sd,
+                    &ptr,
+                    "scenario::setting_type",
+                    format!(
+                        "setting `{k}` is {}, this value is not",
+                        json_scalar_ty(old).map_or("null", |t| t.name())
+                    ),
+                    None,
+                )
+            }
+            _ => {
+                settings.insert(k.clone(), v.clone());
+                setting_ptr.insert(k.clone(), (true, ptr));
+            }
+        }
+    }
+    for (k, v) in &settings {
+        if !matches!(v, Json::Bool(_) | Json::Number(_) | Json::String(_)) {
+            let (_, ptr) = &setting_ptr[k];
+            d.at(
+                rd,
+                ptr,
+                "ruleset::setting_type",
+                format!("setting `{k}` must be a number, text or boolean"),
+                None,
+            );
+        }
+    }
+    {
+        let declared =
+            |k: &str| json_scalar_ty(src.declared_settings.get(k).or(raw.settings.get(k))?);
+        let site = |k: &str| {
+            let (in_scenario, pointer) = setting_ptr[k].clone();
+            Site {
+                doc: if in_scenario { sd } else { rd },
+                pointer,
+                via_set: src.overrides.iter().any(|o| *o == format!("settings.{k}")),
+            }
+        };
+        let limits = Limits {
+            ruleset: rd,
+            players: &raw.players,
+            settings: &settings,
+            declared: &declared,
+            site: &site,
+        };
+        d.list.extend(limits.check(&raw.limits));
+    }
+    let rng = match settings.get("rng") {
+        None => RngKind::ChaCha8,
+        Some(Json::String(s)) => match s.parse::<RngKind>() {
+            Ok(k) => k,
+            Err(_) => {
+                let (in_scenario, ptr) = setting_ptr["rng"].clone();
+                d.at(
+                    if in_scenario { sd } else { rd },
+                    &ptr,
+                    "ruleset::unknown_rng",
+                    format!("unknown random generator `{s}`"),
+                    Some("use chacha8 or xorshift32".into()),
+                );
+                RngKind::ChaCha8
+            }
+        },
+        Some(_) => {
+            d.at(
+                rd,
+                "/settings/rng",
+                "ruleset::unknown_rng",
+                "`rng` names a generator: chacha8 or xorshift32",
+                None,
+            );
+            RngKind::ChaCha8
+        }
+    };
+    (settings, rng)
+}
 
 /// Where a setting's effective value was written, to point at it.
 pub struct Site<'a> {
@@ -226,7 +344,7 @@ impl Limits<'_> {
             Err(e) => (e.pos, e.message, e.hint),
         };
         let (pos, message, hint) = problem;
-        let span = super::analyze::expr_span(self.ruleset, &ptr, pos);
+        let span = super::diags::expr_span(self.ruleset, &ptr, pos);
         let mut d =
             Diagnostic::error("ruleset::expression", message).at(self.ruleset.source.clone(), span);
         if let Some(h) = hint {
