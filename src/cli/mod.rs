@@ -9,6 +9,7 @@ pub mod play;
 pub mod replay;
 pub mod run;
 pub mod simulate;
+pub mod tournament;
 pub mod validate;
 
 use std::ffi::OsString;
@@ -69,5 +70,6 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
             command: ReplayCommand::Verify { file },
         } => replay::verify(&file),
         Command::Conformance(a) => conformance::conformance(&a),
+        Command::Tournament(a) => tournament::tournament(&a),
     }
 }

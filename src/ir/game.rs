@@ -313,7 +313,8 @@ pub struct Game {
     pub phases: Vec<Phase>,
     pub victory: Vec<VictoryRule>,
     pub invariants: Vec<Invariant>,
-    pub greedy: Option<Expr>,
+    /// The evaluations declared under `agents:`, by name in declaration order (`greedy` is one of them).
+    pub evaluations: Vec<(String, Expr)>,
     /// What happens to a due player with no legal action (`when_stuck`).
     pub when_stuck: WhenStuck,
     pub scripts: Vec<ScriptSource>,
@@ -344,5 +345,9 @@ impl Game {
     }
     pub fn phase(&self, state: &MatchState) -> &Phase {
         &self.phases[state.phase as usize]
+    }
+    /// The index of the evaluation declared under `agents:` as `name`.
+    pub fn evaluation(&self, name: &str) -> Option<usize> {
+        self.evaluations.iter().position(|(n, _)| n == name)
     }
 }

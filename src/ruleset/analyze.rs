@@ -1291,28 +1291,36 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
         max_locals = max_locals.max(c.locals());
     }
-    let greedy = raw.agents.greedy.as_ref().and_then(|g| {
+    let mut evaluations = Vec::new();
+    for (name, g) in &raw.agents {
+        let ptr = format!("/agents/{}", esc(name));
+        if super::raw::BUILT_IN_AGENTS.contains(&name.as_str()) {
+            d.key(
+                rd,
+                &ptr,
+                "ruleset::reserved_name",
+                format!("`{name}` is a built-in agent"),
+                Some("give the evaluation another name".into()),
+            );
+            continue;
+        }
+        let eptr = format!("{ptr}/evaluate");
         let mut c = Compiler::new(&cat, &mut symbols, true);
-        let r = match c.json_expr(&g.evaluate) {
-            Ok((e, t)) if t.is_numeric() || t == Ty::Nothing => Some(e),
-            Ok((_, t)) => {
-                d.at(
-                    rd,
-                    "/agents/greedy/evaluate",
-                    "ruleset::expression",
-                    format!("the evaluation must be a number, this is {}", t.name()),
-                    None,
-                );
-                None
+        match c.json_expr(&g.evaluate) {
+            Ok((e, t)) if t.is_numeric() || t == Ty::Nothing => {
+                evaluations.push((name.clone(), e));
             }
-            Err(e) => {
-                d.expr(rd, "/agents/greedy/evaluate", e);
-                None
-            }
-        };
+            Ok((_, t)) => d.at(
+                rd,
+                &eptr,
+                "ruleset::expression",
+                format!("the evaluation must be a number, this is {}", t.name()),
+                None,
+            ),
+            Err(e) => d.expr(rd, &eptr, e),
+        }
         max_locals = max_locals.max(c.locals());
-        r
-    });
+    }
 
     // The scenario's starting position.
     let Some(board) = board else {
@@ -1850,7 +1858,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         phases,
         victory,
         invariants,
-        greedy,
+        evaluations,
         when_stuck: raw.when_stuck,
         scripts,
         script_fns,

@@ -286,16 +286,23 @@ pub struct RawInvariant {
     pub message: String,
 }
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct RawAgents {
-    #[serde(default)]
-    pub greedy: Option<RawGreedy>,
-}
+/// Agent names with a built-in meaning, which the `agents:` of a ruleset cannot declare.
+pub const BUILT_IN_AGENTS: &[&str] = &[
+    "random",
+    "random_kind",
+    "mcts",
+    "minimax",
+    "exec",
+    "http",
+    "https",
+];
+
+/// Evaluation agents by name (`greedy` and any other name the ruleset declares).
+pub type RawAgents = IndexMap<String, RawEvaluation>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawGreedy {
+pub struct RawEvaluation {
     pub evaluate: Json,
 }
 
