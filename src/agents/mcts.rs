@@ -28,7 +28,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use super::random::{RandomAgent, RandomKindAgent};
-use super::search::{decider, may_end, moves, outcome, play, Move};
+use super::search::{advantage, decider, may_end, moves, outcome, play, Move};
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
@@ -40,6 +40,9 @@ use crate::ruleset::game::Submission;
 pub const STREAM_BASE: u64 = 3000;
 /// Most nodes one search grows; past it, iterations stop expanding and only refine what is there.
 pub const MAX_NODES: usize = 1 << 19;
+/// Progressive widening: moves considered at a node visited v times, `WIDEN * (v + 1)^ALPHA`.
+const WIDEN: f64 = 2.0;
+const ALPHA: f64 = 0.5;
 /// Most submissions one rollout plays before it is scored as it stands.
 const MAX_ROLLOUT_SUBMISSIONS: u32 = 10_000;
 
@@ -64,6 +67,10 @@ pub struct MctsConfig {
     pub depth: Option<u64>,
     /// The evaluation scoring cut-off rollouts.
     pub eval: Option<usize>,
+    /// Progressive widening, with moves ranked by the evaluation where there is one.
+    pub widen: bool,
+    /// Weight of the evaluation's ranking in selection (progressive bias, fading as 1 / visits).
+    pub bias: f64,
 }
 
 impl Default for MctsConfig {
@@ -71,10 +78,12 @@ impl Default for MctsConfig {
         MctsConfig {
             iterations: 400,
             time_ms: None,
-            c: 1.0,
+            c: 0.5,
             rollout: Rollout::Random,
-            depth: Some(4),
+            depth: Some(1),
             eval: None,
+            widen: true,
+            bias: 3.0,
         }
     }
 }
@@ -128,7 +137,16 @@ struct Node {
     /// Visits of the parent at which this move was available.
     avail: u32,
     total: f64,
+    /// Index into `MctsAgent::priors` of this node's moves ranked by the evaluation, once computed.
+    prior: u32,
+    /// The move's standing by the evaluation among its siblings, 0 to 1 (0 where not ranked).
+    bias: f64,
 }
+
+/// `Node::prior` of a node whose moves are not ranked.
+const NO_PRIOR: u32 = u32::MAX;
+/// Visits after which a node's moves are ranked by the evaluation (the root's always are).
+const PRIOR_VISITS: u32 = 8;
 
 /// What selection chose at a node.
 enum Pick {
@@ -162,9 +180,18 @@ pub struct MctsAgent {
     orders: Vec<(PlayerIdx, Vec<Action>)>,
     evals: Vec<f64>,
     rewards: Vec<f64>,
+    /// Move keys of ranked nodes, best first; a scratch copy for ranking; the list's keys by position.
+    priors: Vec<Vec<(u64, f64)>>,
+    scratch: Option<Match>,
+    keyed: FxMap<u64, usize>,
+    ranked: Vec<(f64, u64)>,
     /// Sum of squared evaluation differences at scored leaves, and how many (the logistic's scale).
     sq_sum: f64,
     scored: u64,
+    /// The ply at the last node of the walk (before its move).
+    leaf_ply: i64,
+    /// Each player's lead by the evaluation at the root (rewards measure the change from it).
+    base: Vec<f64>,
     /// Iterations run by the last decision, and by all decisions so far (for measurements).
     pub iterations_run: u64,
     pub iterations_total: u64,
@@ -202,8 +229,14 @@ impl MctsAgent {
             orders: Vec::new(),
             evals: Vec::new(),
             rewards: Vec::new(),
+            priors: Vec::new(),
+            scratch: None,
+            keyed: FxMap::default(),
+            ranked: Vec::new(),
             sq_sum: 0.0,
             scored: 0,
+            base: Vec::new(),
+            leaf_ply: 0,
             iterations_run: 0,
             iterations_total: 0,
         }
@@ -216,6 +249,8 @@ impl MctsAgent {
             visits: 0,
             avail: 0,
             total: 0.0,
+            prior: NO_PRIOR,
+            bias: 0.0,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -242,6 +277,59 @@ impl MctsAgent {
         c
     }
 
+    /// Ranks the moves in `self.list` (those of `mover` at `node`, whose position is `at`) by the
+    /// evaluation after each, best first, so widening takes the promising ones first.
+    fn rank(
+        &mut self,
+        look: &mut Engine,
+        node: u32,
+        at: &Match,
+        mover: PlayerIdx,
+    ) -> Result<(), RunError> {
+        let Some(k) = self.cfg.eval else {
+            return Ok(());
+        };
+        if !self.cfg.widen || self.nodes[node as usize].prior != NO_PRIOR {
+            return Ok(());
+        }
+        let list = std::mem::take(&mut self.list);
+        let mut scratch = self.scratch.take().unwrap_or_else(|| at.clone());
+        let mut ranked = std::mem::take(&mut self.ranked);
+        ranked.clear();
+        let result = (|| {
+            for mv in &list {
+                scratch.clone_from(at);
+                play(look, &mut scratch, mover, mv)?;
+                let v = match outcome(&scratch, mover, look.game.players.len()) {
+                    Some(o) => (o - 0.5) * 1e15,
+                    None => advantage(look, &mut scratch, mover, Some(k))?,
+                };
+                ranked.push((v, move_key(mv)));
+            }
+            Ok(())
+        })();
+        self.list = list;
+        self.scratch = Some(scratch);
+        result?;
+        // Stable: equal scores keep the listing order.
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // Each move's standing between the worst (0) and the best (1), for the bias term of selection.
+        let (lo, hi) = (
+            ranked.last().map_or(0.0, |r| r.0),
+            ranked.first().map_or(0.0, |r| r.0),
+        );
+        let span = hi - lo;
+        self.priors.push(
+            ranked
+                .iter()
+                .map(|(v, k)| (*k, if span > 0.0 { (v - lo) / span } else { 0.5 }))
+                .collect(),
+        );
+        self.ranked = ranked;
+        self.nodes[node as usize].prior = (self.priors.len() - 1) as u32;
+        Ok(())
+    }
+
     /// UCB1 selection among `self.list` (the moves available now) below `parent`, expanding one untried
     /// move if there is any.
     fn select(&mut self, parent: u32, mover: PlayerIdx) -> Pick {
@@ -257,16 +345,42 @@ impl MctsAgent {
             }
             found.push(c);
         }
-        let pick = if untried > 0 && self.nodes.len() < MAX_NODES {
-            let k = self.rng.below(untried);
-            let i = found
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.is_none())
-                .nth(k as usize)
-                .map_or(0, |(i, _)| i);
+        // Progressive widening: a node visited v times considers at most WIDEN * (v + 1)^ALPHA moves,
+        // taken best first where the node's moves are ranked, at random otherwise.
+        let existing = found.len() as u64 - untried;
+        let visits = f64::from(self.nodes[parent as usize].visits);
+        let allowed = if self.cfg.widen {
+            (WIDEN * (visits + 1.0).powf(ALPHA)).ceil() as u64
+        } else {
+            u64::MAX
+        };
+        let pick = if untried > 0 && existing < allowed && self.nodes.len() < MAX_NODES {
+            let prior = self.nodes[parent as usize].prior;
+            let mut i = None;
+            if prior != NO_PRIOR {
+                self.keyed.clear();
+                for (k, mv) in list.iter().enumerate() {
+                    if found[k].is_none() {
+                        self.keyed.entry(move_key(mv)).or_insert(k);
+                    }
+                }
+                i = self.priors[prior as usize]
+                    .iter()
+                    .find_map(|(key, b)| self.keyed.get(key).map(|i| (*i, *b)));
+            }
+            let (i, bias) = i.unwrap_or_else(|| {
+                let k = self.rng.below(untried);
+                let i = found
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.is_none())
+                    .nth(k as usize)
+                    .map_or(0, |(i, _)| i);
+                (i, 0.0)
+            });
             let c = self.add_child(parent, mover, list[i].clone());
             self.nodes[c as usize].avail = 1;
+            self.nodes[c as usize].bias = bias;
             Pick::Node(c, true)
         } else {
             let mut best: Option<(u32, f64)> = None;
@@ -276,7 +390,9 @@ impl MctsAgent {
                     f64::INFINITY
                 } else {
                     let v = f64::from(n.visits);
-                    n.total / v + self.cfg.c * ((f64::from(n.avail.max(1))).ln() / v).sqrt()
+                    n.total / v
+                        + self.cfg.c * ((f64::from(n.avail.max(1))).ln() / v).sqrt()
+                        + self.cfg.bias * n.bias / (v + 1.0)
                 };
                 if best.is_none_or(|(_, b)| score > b) {
                     best = Some((*c, score));
@@ -310,6 +426,7 @@ impl MctsAgent {
                 r
             }
         };
+        self.path.push(root);
         let start = if deep {
             self.deep_turn.as_ref()
         } else {
@@ -331,6 +448,9 @@ impl MctsAgent {
                 if self.list.is_empty() {
                     break;
                 }
+                if let Some(n) = node.filter(|n| self.nodes[*n as usize].visits >= PRIOR_VISITS) {
+                    self.rank(look, n, &view, q)?;
+                }
                 let mv = match node {
                     Some(n) => match self.select(n, q) {
                         Pick::Node(c, new) => {
@@ -343,10 +463,8 @@ impl MctsAgent {
                             self.list[i].clone()
                         }
                     },
-                    None => {
-                        let i = self.rng.below(self.list.len() as u64) as usize;
-                        self.list[i].clone()
-                    }
+                    // Below the tree the orders end (as the agent's own do at a new node).
+                    None => Move::End,
                 };
                 match mv {
                     Move::End => break,
@@ -364,7 +482,7 @@ impl MctsAgent {
 
     /// Plays the rollout policy on `sim` from the leaf until the game ends or the depth is reached.
     fn rollout(&mut self, look: &mut Engine, sim: &mut Match) -> Result<(), RunError> {
-        let leaf_ply = sim.state.ply;
+        let leaf_ply = self.leaf_ply;
         let policy = self.cfg.rollout;
         if policy == Rollout::None && self.cfg.eval.is_some() {
             return Ok(());
@@ -422,13 +540,16 @@ impl MctsAgent {
         }
         let total: f64 = self.evals.iter().sum();
         let others = (n.max(2) - 1) as f64;
+        // Each player's lead by the evaluation, measured from where it stood at the root.
         let diff = |e: f64| e - (total - e) / others;
-        let mine = diff(self.evals[self.player as usize]);
+        let base = &self.base;
+        let lead = |q: usize| diff(self.evals[q]) - base.get(q).copied().unwrap_or(0.0);
+        let mine = lead(self.player as usize);
         self.sq_sum += mine * mine;
         self.scored += 1;
         let scale = (self.sq_sum / self.scored as f64).sqrt();
         for q in 0..n {
-            let d = diff(self.evals[q]);
+            let d = lead(q);
             self.rewards.push(if scale > 0.0 {
                 1.0 / (1.0 + (-d / scale).exp())
             } else {
@@ -444,6 +565,9 @@ impl MctsAgent {
         sim.clone_from(root);
         sim.rng = Rng::new(look.game.rng, self.rng.next_raw());
         self.path.clear();
+        // The root (and each order tree's root) counts its visits for widening.
+        self.path.push(0);
+        self.leaf_ply = sim.state.ply;
         let result = self.descend(look, &mut sim, root);
         let result = result.and_then(|_| self.rollout(look, &mut sim));
         let result = result.and_then(|_| self.score(look, &mut sim));
@@ -494,11 +618,16 @@ impl MctsAgent {
             if self.list.is_empty() {
                 return Ok(());
             }
+            if node == 0 || self.nodes[node as usize].visits >= PRIOR_VISITS {
+                self.rank(look, node, sim, p)?;
+            }
             let (mv, next) = match self.select(node, p) {
                 Pick::Node(c, new) => (self.nodes[c as usize].mv.clone(), Some((c, new))),
                 Pick::Untracked(i) => (self.list[i].clone(), None),
             };
             let leaf = !matches!(next, Some((_, false)));
+            // Rollout depth counts player-turns from the one in progress at the leaf.
+            self.leaf_ply = sim.state.ply;
             if orders && p == me && mv == Move::End {
                 self.hand_in_orders(look, sim, turn.map(|(_, at, deep)| (at, deep)))?;
             } else {
@@ -576,8 +705,17 @@ impl MctsAgent {
         self.nodes.clear();
         self.children.clear();
         self.side.clear();
+        self.priors.clear();
         self.sq_sum = 0.0;
         self.scored = 0;
+        self.base.clear();
+        if let Some(k) = self.cfg.eval {
+            let n = look.game.players.len();
+            for q in 0..n as PlayerIdx {
+                let v = advantage(look, &mut probe, q, Some(k))?;
+                self.base.push(v);
+            }
+        }
         self.new_node(self.player, Move::End);
         let deadline = self
             .cfg

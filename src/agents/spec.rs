@@ -45,16 +45,21 @@ fn keys(name: &str) -> &'static [(&'static str, &'static str)] {
                 "time_ms",
                 "milliseconds per decision instead (not reproducible)",
             ),
-            ("c", "UCT exploration constant (default 1.0)"),
+            ("c", "UCT exploration constant (default 0.5)"),
             ("rollout", "`random`, `kind` or `none` (default `random`)"),
             (
                 "depth",
-                "player-turns a rollout plays before it evaluates (default 4)",
+                "player-turns until a rollout is scored, the one in progress counting (default 1); `end`",
             ),
             (
                 "eval",
                 "the evaluation scoring cut-off rollouts (default greedy)",
             ),
+            (
+                "widen",
+                "`yes`: progressive widening, moves ranked by the evaluation (default); `no`",
+            ),
+            ("bias", "weight of the evaluation's ranking in selection (default 3)"),
         ],
         "minimax" => &[
             ("depth", "decisions searched (default 2)"),
@@ -188,6 +193,9 @@ impl AgentSpec {
                 if let Some(v) = get("c") {
                     c.c = float_value(name, "c", v)?;
                 }
+                if let Some(v) = get("bias") {
+                    c.bias = float_value(name, "bias", v)?;
+                }
                 if let Some(v) = get("rollout") {
                     c.rollout = match v {
                         "random" => Rollout::Random,
@@ -210,6 +218,13 @@ impl AgentSpec {
                     } else {
                         Some(int_value(name, "depth", v, 0, 100_000)?)
                     };
+                }
+                match get("widen") {
+                    None | Some("yes") => c.widen = true,
+                    Some("no") => c.widen = false,
+                    Some(o) => {
+                        return Err(format!("agent `mcts`: `widen` is `yes` or `no`, not `{o}`"))
+                    }
                 }
                 if c.eval.is_none() {
                     // Without an evaluation, only the end of the game says anything.
