@@ -33,6 +33,10 @@ pub enum Command {
     Conformance(ConformanceArgs),
     /// Round robin between agents, both seatings, with ratings on the Elo scale.
     Tournament(TournamentArgs),
+    /// Watch two agents play, the board drawn after each submission.
+    Watch(WatchArgs),
+    /// Play against an agent in the terminal.
+    Play(PlayArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -4,6 +4,7 @@ pub mod args;
 mod config;
 pub mod conformance;
 pub mod game;
+pub mod human;
 pub mod output;
 pub mod play;
 pub mod replay;
@@ -11,6 +12,7 @@ pub mod run;
 pub mod simulate;
 pub mod tournament;
 pub mod validate;
+pub mod watch;
 
 use std::ffi::OsString;
 
@@ -71,5 +73,7 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
         } => replay::verify(&file),
         Command::Conformance(a) => conformance::conformance(&a),
         Command::Tournament(a) => tournament::tournament(&a),
+        Command::Watch(a) => watch::watch(&a),
+        Command::Play(a) => human::play(&a),
     }
 }

@@ -315,6 +315,8 @@ pub struct Game {
     pub invariants: Vec<Invariant>,
     /// The evaluations declared under `agents:`, by name in declaration order (`greedy` is one of them).
     pub evaluations: Vec<(String, Expr)>,
+    /// What a drawing of the board shows (the `display` section and the scenario's node positions).
+    pub display: super::display::Display,
     /// What happens to a due player with no legal action (`when_stuck`).
     pub when_stuck: WhenStuck,
     pub scripts: Vec<ScriptSource>,

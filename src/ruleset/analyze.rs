@@ -1808,6 +1808,20 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         }
     }
 
+    let (display, problems) = super::display::resolve(
+        raw.display.as_ref(),
+        &super::display::Inputs {
+            doc: rd,
+            board_raw: &raw.board,
+            board: &board,
+            nodes: &scen.board.nodes,
+            players: &raw.players,
+            cell_vars: &cell_vars,
+            tables: &tables,
+            unit_table,
+        },
+    );
+    d.list.extend(problems);
     if !d.list.is_empty() {
         return Err(d.list);
     }
@@ -1859,6 +1873,7 @@ pub fn analyze(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         victory,
         invariants,
         evaluations,
+        display,
         when_stuck: raw.when_stuck,
         scripts,
         script_fns,

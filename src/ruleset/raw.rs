@@ -40,6 +40,8 @@ pub struct RawRuleset {
     pub agents: RawAgents,
     #[serde(default)]
     pub when_stuck: WhenStuck,
+    #[serde(default)]
+    pub display: Option<super::display::RawDisplay>,
 }
 
 pub use crate::ir::game::WhenStuck;

@@ -9,7 +9,7 @@ pub mod stats;
 pub mod summary;
 pub mod tournament;
 
-pub use play::{play_match, PlayOptions, Played};
+pub use play::{play_match, play_match_observed, PlayOptions, Played, Step};
 pub use pool::{simulate, SimConfig, MAX_GAMES};
 pub use summary::Summary;
 pub use tournament::{tournament, TournamentConfig, TournamentResult};
