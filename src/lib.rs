@@ -11,6 +11,8 @@ pub mod engine;
 pub mod ir;
 pub mod limits;
 pub mod model;
+pub mod play;
+pub mod render;
 pub mod replay;
 pub mod rng;
 pub mod ruleset;

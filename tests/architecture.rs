@@ -223,8 +223,18 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "agents",
-        &["engine", "script", "ir", "model", "board", "rng", "limits"],
+        &[
+            "engine",
+            "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
     ),
+    ("render", &["engine", "ir", "model", "board", "limits"]),
     (
         "replay",
         &[
@@ -247,6 +257,21 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine",
             "ruleset",
             "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
+    ),
+    (
+        "play",
+        &[
+            "render",
+            "agents",
+            "replay",
+            "engine",
             "ir",
             "model",
             "board",

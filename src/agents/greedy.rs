@@ -19,21 +19,42 @@ pub struct GreedyAgent {
     rng: Rng,
     look: Option<Engine>,
     legal: Vec<Action>,
+    /// Which evaluation: `None` the one named `greedy`; `Some(None)` none (every position scores 0).
+    eval: Option<Option<usize>>,
+    name: String,
 }
 
 impl GreedyAgent {
+    /// The `greedy` agent: the evaluation the ruleset declares as `agents.greedy`.
     pub fn new(seed: u64, player: PlayerIdx) -> Self {
         GreedyAgent {
             player,
             rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
             look: None,
             legal: Vec::new(),
+            eval: None,
+            name: "greedy".into(),
+        }
+    }
+
+    /// The same lookahead on the `eval`-th evaluation of the game (`None`: every position scores 0),
+    /// called `name`.
+    pub fn with_evaluation(seed: u64, player: PlayerIdx, eval: Option<usize>, name: &str) -> Self {
+        GreedyAgent {
+            eval: Some(eval),
+            name: name.into(),
+            ..GreedyAgent::new(seed, player)
         }
     }
 }
 
-/// The value of `m` for `player`: decided games first, then the ruleset's evaluation (NaN counts as worst).
-fn score(look: &mut Engine, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
+/// The value of `m` for `player`: decided games first, then the evaluation `eval` (NaN counts as worst).
+pub fn score(
+    look: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+    eval: Option<usize>,
+) -> Result<f64, RunError> {
     if let Some(r) = &m.state.result {
         match r.winner {
             Some(w) if w == player => return Ok(DECIDED),
@@ -41,13 +62,16 @@ fn score(look: &mut Engine, m: &mut Match, player: PlayerIdx) -> Result<f64, Run
             None => {}
         }
     }
-    let v = look.evaluate(m, player)?;
+    let v = match eval {
+        Some(k) => look.evaluate_with(k, m, player)?,
+        None => 0.0,
+    };
     Ok(if v.is_nan() { f64::NEG_INFINITY } else { v })
 }
 
 impl Agent for GreedyAgent {
     fn name(&self) -> &str {
-        "greedy"
+        &self.name
     }
 
     fn act(
@@ -68,6 +92,7 @@ impl Agent for GreedyAgent {
         let Some(look) = self.look.as_mut() else {
             return Err(RunError::new("no lookahead engine"));
         };
+        let eval = self.eval.unwrap_or_else(|| game.evaluation("greedy"));
         let mark = Mark::new(m);
         // Where handing in early is allowed, stop once nothing improves the position.
         let optional = matches!(
@@ -84,7 +109,7 @@ impl Agent for GreedyAgent {
             let current = if optional {
                 let mut c = m.clone();
                 c.rng = Rng::new(game.rng, probe);
-                Some(score(look, &mut c, player)?)
+                Some(score(look, &mut c, player, eval)?)
             } else {
                 None
             };
@@ -93,7 +118,7 @@ impl Agent for GreedyAgent {
                 let mut c = m.clone();
                 c.rng = Rng::new(game.rng, probe);
                 look.apply_listed(&mut c, player, a)?;
-                let v = score(look, &mut c, player)?;
+                let v = score(look, &mut c, player, eval)?;
                 if best.is_none_or(|(_, b)| v > b) {
                     best = Some((i, v));
                 }

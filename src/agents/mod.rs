@@ -1,6 +1,13 @@
-//! Agents: the trait every automated player implements, the shared submission helpers, and lookup by name.
+//! Agents: the trait every automated player implements, the shared submission helpers, and lookup by name
+//! (`spec`: `NAME[:key=value,...]` checked against a game).
 pub mod greedy;
+pub mod mcts;
+pub mod minimax;
 pub mod random;
+pub mod search;
+pub mod spec;
+
+pub use spec::AgentSpec;
 
 use crate::engine::{Applied, Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
@@ -9,8 +16,8 @@ use crate::model::{Action, PlayerIdx};
 /// cannot make an agent loop forever.
 pub const MAX_SUBMISSION: usize = 1000;
 
-/// Names accepted by [`by_name`].
-pub const NAMES: &[&str] = &["random", "greedy"];
+/// Names accepted by [`by_name`] (every other agent needs its game: [`AgentSpec`]).
+pub const NAMES: &[&str] = &["random", "random_kind", "greedy"];
 
 /// An automated player.
 pub trait Agent {
@@ -30,6 +37,7 @@ pub trait Agent {
 pub fn by_name(name: &str, seed: u64, player: PlayerIdx) -> Option<Box<dyn Agent>> {
     match name {
         "random" => Some(Box::new(random::RandomAgent::new(seed, player))),
+        "random_kind" => Some(Box::new(random::RandomKindAgent::new(seed, player))),
         "greedy" => Some(Box::new(greedy::GreedyAgent::new(seed, player))),
         _ => None,
     }

@@ -1,5 +1,6 @@
-//! The random agent: uniform over the legal actions, drawing from its own seeded stream so the game's
-//! random draws are untouched.
+//! The random agents, drawing from their own seeded streams so the game's random draws are untouched:
+//! `random` is uniform over the legal actions; `random_kind` draws an action kind first (uniform over the
+//! kinds with a legal action), then one of that kind's actions.
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
@@ -18,10 +19,24 @@ pub struct RandomAgent {
 impl RandomAgent {
     /// A random agent for `player` in the match seeded with `seed`.
     pub fn new(seed: u64, player: PlayerIdx) -> Self {
+        Self::from_rng(Rng::stream(
+            RngKind::ChaCha8,
+            seed,
+            STREAM_BASE + player as u64,
+        ))
+    }
+
+    /// A random agent drawing from `rng` (search agents' rollouts).
+    pub fn from_rng(rng: Rng) -> Self {
         RandomAgent {
-            rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
+            rng,
             blocks: Default::default(),
         }
+    }
+
+    /// The generator, so a rollout can reseed it without allocating.
+    pub fn rng_mut(&mut self) -> &mut Rng {
+        &mut self.rng
     }
 }
 
@@ -57,6 +72,99 @@ impl Agent for RandomAgent {
                 return Err(RunError::new(format!(
                     "legal action {k} of {n} could not be enumerated"
                 )));
+            };
+            apply_recorded(engine, m, player, action, &mut out)?;
+        }
+        close(engine, m, player, mark)?;
+        Ok(out)
+    }
+}
+
+/// Draws an action kind first (uniform over the kinds with at least one legal action, plus handing in
+/// as one more choice in `orders` phases), then uniformly among that kind's legal actions. In games where
+/// one kind has many more actions than the others (integer amounts, many targets), this plays the rare
+/// kinds far more often than `random`.
+pub struct RandomKindAgent {
+    rng: Rng,
+    blocks: Vec<crate::engine::legal::Block>,
+    /// Actions per kind of the current listing, and the kinds with any.
+    per_kind: Vec<u64>,
+}
+
+impl RandomKindAgent {
+    pub fn new(seed: u64, player: PlayerIdx) -> Self {
+        Self::from_rng(Rng::stream(
+            RngKind::ChaCha8,
+            seed,
+            STREAM_BASE + player as u64,
+        ))
+    }
+
+    pub fn from_rng(rng: Rng) -> Self {
+        RandomKindAgent {
+            rng,
+            blocks: Vec::new(),
+            per_kind: Vec::new(),
+        }
+    }
+
+    pub fn rng_mut(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+}
+
+impl Agent for RandomKindAgent {
+    fn name(&self) -> &str {
+        "random_kind"
+    }
+
+    fn act(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+    ) -> Result<Vec<Action>, RunError> {
+        let mark = Mark::new(m);
+        let orders = engine.game.phase(&m.state).submission == Submission::Orders;
+        let mut out = Vec::new();
+        self.per_kind.clear();
+        self.per_kind.resize(engine.game.actions.len(), 0);
+        while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+            engine.legal_blocks(m, player, &mut self.blocks)?;
+            self.per_kind.iter_mut().for_each(|n| *n = 0);
+            for b in &self.blocks {
+                self.per_kind[b.action.kind as usize] += b.size();
+            }
+            let kinds = self.per_kind.iter().filter(|n| **n > 0).count() as u64;
+            let choices = kinds + u64::from(orders);
+            if choices == 0 {
+                break;
+            }
+            let pick = self.rng.below(choices);
+            if pick == kinds {
+                break;
+            }
+            let Some(kind) = self
+                .per_kind
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .nth(pick as usize)
+                .map(|(k, _)| k as u16)
+            else {
+                break;
+            };
+            let mut k = self.rng.below(self.per_kind[kind as usize]);
+            let mut action = None;
+            for b in self.blocks.iter().filter(|b| b.action.kind == kind) {
+                if k < b.size() {
+                    action = Some(b.get(k));
+                    break;
+                }
+                k -= b.size();
+            }
+            let Some(action) = action else {
+                return Err(RunError::new("a listed action could not be enumerated"));
             };
             apply_recorded(engine, m, player, action, &mut out)?;
         }

@@ -31,6 +31,12 @@ pub enum Command {
     },
     /// Run conformance cases.
     Conformance(ConformanceArgs),
+    /// Round robin between agents, both seatings, with ratings on the Elo scale.
+    Tournament(TournamentArgs),
+    /// Watch two agents play, the board drawn after each submission.
+    Watch(WatchArgs),
+    /// Play against an agent in the terminal.
+    Play(PlayArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -86,10 +92,10 @@ pub struct GameArgs {
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player (random, greedy).
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
     #[arg(long)]
     pub p1: String,
-    /// Agent of the second player (random, greedy).
+    /// Agent of the second player (as --p1).
     #[arg(long)]
     pub p2: String,
     #[arg(long, default_value_t = 0)]
@@ -106,10 +112,10 @@ pub struct MatchArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player (random, greedy).
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
     #[arg(long)]
     pub p1: String,
-    /// Agent of the second player (random, greedy).
+    /// Agent of the second player (as --p1).
     #[arg(long)]
     pub p2: String,
     /// Number of games.
@@ -126,6 +132,60 @@ pub struct SimulateArgs {
     /// Check every step: listed actions apply, enumeration agrees with counting, invariants hold.
     #[arg(long)]
     pub check: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The agents, each NAME[:key=value,...] (at least two, all different).
+    #[arg(long, num_args = 1.., required = true, value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// Games per pair in each seating (so 2N games per pair).
+    #[arg(long, default_value_t = 10)]
+    pub games_per_pair: u64,
+    /// Base seed; game g of pair k is seeded from (seed, k, g) alone.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Agent of the first player: NAME[:key=value,...].
+    #[arg(long)]
+    pub p1: String,
+    /// Agent of the second player (as --p1).
+    #[arg(long)]
+    pub p2: String,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Pause after each frame, in milliseconds (default: 500 on a terminal, 0 on a pipe).
+    #[arg(long, value_name = "MS")]
+    pub delay: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The agent you play against: NAME[:key=value,...].
+    #[arg(long)]
+    pub opponent: String,
+    /// The player you are (default: the first).
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub seat: Option<String>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the replay here when the game ends (or you quit).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -3,7 +3,7 @@
 use super::args::GameArgs;
 use super::output::{fail, print_diagnostics};
 use super::USAGE;
-use crate::agents;
+use crate::agents::AgentSpec;
 use crate::ruleset::load::{load, parse_override};
 use crate::ruleset::Loaded;
 
@@ -22,18 +22,11 @@ pub fn load_game(a: &GameArgs) -> Result<Loaded, i32> {
     })
 }
 
-/// Checks `--p1`/`--p2` against the known agents and the game's players; `Err` carries the exit code.
+/// Checks `--p1`/`--p2` (agent specs, `NAME[:key=value,...]`) against the game and its players; `Err`
+/// carries the exit code.
 pub fn seat_names(loaded: &Loaded, p1: &str, p2: &str) -> Result<Vec<String>, i32> {
-    for name in [p1, p2] {
-        if !agents::NAMES.contains(&name) {
-            return Err(fail(
-                USAGE,
-                format!(
-                    "unknown agent `{name}` (known: {})",
-                    agents::NAMES.join(", ")
-                ),
-            ));
-        }
+    for (flag, text) in [("--p1", p1), ("--p2", p2)] {
+        agent_spec(loaded, flag, text)?;
     }
     let n = loaded.game.players.len();
     if n != 2 {
@@ -43,4 +36,9 @@ pub fn seat_names(loaded: &Loaded, p1: &str, p2: &str) -> Result<Vec<String>, i3
         ));
     }
     Ok(vec![p1.to_string(), p2.to_string()])
+}
+
+/// The agent spec given to `flag`, checked against the game; `Err` carries the exit code.
+pub fn agent_spec(loaded: &Loaded, flag: &str, text: &str) -> Result<AgentSpec, i32> {
+    AgentSpec::new(text, &loaded.game).map_err(|e| fail(USAGE, format!("{flag}: {e}")))
 }

@@ -4,12 +4,15 @@ pub mod args;
 mod config;
 pub mod conformance;
 pub mod game;
+pub mod human;
 pub mod output;
 pub mod play;
 pub mod replay;
 pub mod run;
 pub mod simulate;
+pub mod tournament;
 pub mod validate;
+pub mod watch;
 
 use std::ffi::OsString;
 
@@ -69,5 +72,8 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
             command: ReplayCommand::Verify { file },
         } => replay::verify(&file),
         Command::Conformance(a) => conformance::conformance(&a),
+        Command::Tournament(a) => tournament::tournament(&a),
+        Command::Watch(a) => watch::watch(&a),
+        Command::Play(a) => human::play(&a),
     }
 }

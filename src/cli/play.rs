@@ -3,7 +3,7 @@ use super::args::MatchArgs;
 use super::game::{load_game, seat_names};
 use super::output::{fail, write_output};
 use super::INVALID;
-use crate::agents::{self, Agent};
+use crate::agents::{Agent, AgentSpec};
 use crate::engine::Engine;
 use crate::replay::legal::legal_json;
 use crate::simulate::{play_match, PlayOptions};
@@ -19,9 +19,9 @@ pub fn play(a: &MatchArgs) -> i32 {
     };
     let mut seats: Vec<Box<dyn Agent>> = Vec::new();
     for (p, name) in names.iter().enumerate() {
-        match agents::by_name(name, a.seed, p as u8) {
-            Some(agent) => seats.push(agent),
-            None => return fail(super::USAGE, format!("unknown agent `{name}`")),
+        match AgentSpec::new(name, &loaded.game) {
+            Ok(spec) => seats.push(spec.build(a.seed, p as u8)),
+            Err(e) => return fail(super::USAGE, e),
         }
     }
     let mut engine = match Engine::new(loaded.game) {

@@ -285,10 +285,23 @@ impl Engine {
         lower::native::call(&mut mm, f as u16, args)
     }
 
-    /// Evaluates the ruleset's greedy evaluation for `player` (0 when none is declared).
+    /// Evaluates the ruleset's `greedy` evaluation for `player` (0 when none is declared).
     pub fn evaluate(&mut self, m: &mut Match, player: PlayerIdx) -> Result<f64, RunError> {
+        match self.game.evaluation("greedy") {
+            Some(k) => self.evaluate_with(k, m, player),
+            None => Ok(0.0),
+        }
+    }
+
+    /// Evaluates the `k`-th evaluation declared under `agents:` for `player` (0 when there is none).
+    pub fn evaluate_with(
+        &mut self,
+        k: usize,
+        m: &mut Match,
+        player: PlayerIdx,
+    ) -> Result<f64, RunError> {
         let (game, prog) = (self.game.clone(), self.prog.clone());
-        let Some(e) = &prog.greedy else {
+        let Some(e) = prog.evaluations.get(k) else {
             return Ok(0.0);
         };
         let v = e(&mut Self::machine(&game, &prog, &mut self.rt, m, player))?;

@@ -309,7 +309,10 @@ pub struct Game {
     pub phases: Vec<Phase>,
     pub victory: Vec<VictoryRule>,
     pub invariants: Vec<Invariant>,
-    pub greedy: Option<Expr>,
+    /// The evaluations declared under `agents:`, by name in declaration order (`greedy` is one of them).
+    pub evaluations: Vec<(String, Expr)>,
+    /// What a drawing of the board shows (the `display` section and the scenario's node positions).
+    pub display: super::display::Display,
     /// What happens to a due player with no legal action (`when_stuck`).
     pub when_stuck: WhenStuck,
     /// Whether the ruleset said so (else `when_stuck` is the default).
@@ -345,4 +348,19 @@ impl Game {
     pub fn phase(&self, state: &MatchState) -> &Phase {
         &self.phases[state.phase as usize]
     }
+    /// The index of the evaluation declared under `agents:` as `name`.
+    pub fn evaluation(&self, name: &str) -> Option<usize> {
+        self.evaluations.iter().position(|(n, _)| n == name)
+    }
 }
+
+/// Agent names with a built-in meaning, which the `agents:` of a ruleset cannot declare.
+pub const BUILT_IN_AGENTS: &[&str] = &[
+    "random",
+    "random_kind",
+    "mcts",
+    "minimax",
+    "exec",
+    "http",
+    "https",
+];

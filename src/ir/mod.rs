@@ -2,6 +2,7 @@
 //! and the engine (which lowers and runs it), as `hir` is in rust-analyzer. Expressions and effects have
 //! resolved slots, no names and no strings to look up at run time; `game` holds the resolved game, `ops`
 //! the meaning of operators and pure built-ins.
+pub mod display;
 pub mod game;
 pub mod ops;
 

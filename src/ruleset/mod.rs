@@ -1,6 +1,7 @@
 //! Rulesets and scenarios: raw YAML (with spans) -> schema check -> analysis (all diagnostics) -> `Game`.
 pub mod analyze;
 pub mod compile;
+pub mod display;
 pub mod effects;
 pub mod explain;
 pub mod expr;

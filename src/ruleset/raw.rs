@@ -40,6 +40,8 @@ pub struct RawRuleset {
     pub agents: RawAgents,
     #[serde(default)]
     pub when_stuck: Option<WhenStuck>,
+    #[serde(default)]
+    pub display: Option<super::display::RawDisplay>,
 }
 
 pub use crate::ir::game::WhenStuck;
@@ -287,16 +289,14 @@ pub struct RawInvariant {
     pub message: String,
 }
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct RawAgents {
-    #[serde(default)]
-    pub greedy: Option<RawGreedy>,
-}
+pub use crate::ir::game::BUILT_IN_AGENTS;
+
+/// Evaluation agents by name (`greedy` and any other name the ruleset declares).
+pub type RawAgents = IndexMap<String, RawEvaluation>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawGreedy {
+pub struct RawEvaluation {
     pub evaluate: Json,
 }
 

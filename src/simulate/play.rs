@@ -63,6 +63,17 @@ fn hand_in_from(
     Ok(actions)
 }
 
+/// One submission as it happened, for an observer (`arbiter watch`).
+pub struct Step<'a> {
+    /// The match after the submission.
+    pub m: &'a Match,
+    pub player: PlayerIdx,
+    /// The submission's actions on the wire (empty unless recording).
+    pub actions: &'a [Json],
+    /// The events it caused (empty unless recording).
+    pub events: &'a [Json],
+}
+
 /// Plays a match seeded with `seed`; `agents[p]` plays player `p`. Fails when the rules fail, when a player
 /// is due but makes no progress, or after [`MAX_SUBMISSIONS`] submissions or [`MAX_ACTIONS`] actions.
 pub fn play_match(
@@ -70,6 +81,17 @@ pub fn play_match(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     opts: PlayOptions,
+) -> Result<Played, RunError> {
+    play_match_observed(engine, agents, seed, opts, &mut |_| {})
+}
+
+/// [`play_match`], calling `observe` after every submission.
+pub fn play_match_observed(
+    engine: &mut Engine,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    opts: PlayOptions,
+    observe: &mut dyn FnMut(&Step),
 ) -> Result<Played, RunError> {
     let game = engine.game.clone();
     if agents.len() != game.players.len() {
@@ -105,6 +127,7 @@ pub fn play_match(
             )));
         }
         let before = opts.check.then(|| m.clone());
+        let first_event = played.events.len();
         let (ply, due) = (m.state.ply, m.state.due);
         let agent = agents[p as usize].as_mut();
         let actions = if game.phase(&m.state).submission != Submission::Orders {
@@ -158,6 +181,12 @@ pub fn play_match(
                 played.events.extend(engine.take_log());
             }
         }
+        observe(&Step {
+            m: &m,
+            player: p,
+            actions: &wire_actions,
+            events: &played.events[first_event.min(played.events.len())..],
+        });
         if opts.record {
             played.submissions.push(SubmissionRecord {
                 player: game.players[p as usize].clone(),

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::play::{play_match, PlayOptions};
 use super::summary::{GameOutcome, Summary, Tally};
-use crate::agents::{self, Agent};
+use crate::agents::{Agent, AgentSpec};
 use crate::engine::{Engine, RunError};
 use crate::rng::game_seed;
 use crate::ruleset::Game;
@@ -27,8 +27,13 @@ pub struct SimConfig<'a> {
     pub progress: Option<&'a (dyn Fn() + Sync)>,
 }
 
-/// Plays one game of a simulation.
-fn one_game(engine: &mut Result<Engine, RunError>, cfg: &SimConfig, i: u64) -> GameOutcome {
+/// Plays one game seeded with `seed` between `specs` (in seat order).
+pub fn one_game(
+    engine: &mut Result<Engine, RunError>,
+    specs: &[&AgentSpec],
+    seed: u64,
+    check: bool,
+) -> GameOutcome {
     let fail = |e: String| GameOutcome {
         winner: None,
         turns: 0,
@@ -40,17 +45,14 @@ fn one_game(engine: &mut Result<Engine, RunError>, cfg: &SimConfig, i: u64) -> G
         Ok(e) => e,
         Err(e) => return fail(e.to_string()),
     };
-    let seed = game_seed(cfg.seed, i);
-    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
-    for (p, name) in cfg.agents.iter().enumerate() {
-        match agents::by_name(name, seed, p as u8) {
-            Some(a) => seats.push(a),
-            None => return fail(format!("unknown agent `{name}`")),
-        }
-    }
+    let mut seats: Vec<Box<dyn Agent>> = specs
+        .iter()
+        .enumerate()
+        .map(|(p, s)| s.build(seed, p as u8))
+        .collect();
     let opts = PlayOptions {
         record: false,
-        check: cfg.check,
+        check,
     };
     match play_match(engine, &mut seats, seed, opts) {
         Ok(played) => GameOutcome {
@@ -78,21 +80,13 @@ pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
             game.players.len()
         ));
     }
-    if let Some(bad) = cfg
+    let specs = cfg
         .agents
         .iter()
-        .find(|a| !agents::NAMES.contains(&a.as_str()))
-    {
-        return Err(format!(
-            "unknown agent `{bad}` (known: {})",
-            agents::NAMES.join(", ")
-        ));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs.max(1))
-        .stack_size(WORKER_STACK)
-        .build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+        .map(|a| AgentSpec::new(a, game))
+        .collect::<Result<Vec<_>, _>>()?;
+    let seats: Vec<&AgentSpec> = specs.iter().collect();
+    let pool = worker_pool(cfg.jobs)?;
     if cfg.games > MAX_GAMES {
         return Err(format!(
             "--games {} is more than {MAX_GAMES} (2^53), the most whose counts stay exact",
@@ -111,7 +105,7 @@ pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
                 .map_init(
                     || Engine::new(game.clone()),
                     |engine, i| {
-                        let o = one_game(engine, cfg, i);
+                        let o = one_game(engine, &seats, game_seed(cfg.seed, i), cfg.check);
                         if let Some(tick) = cfg.progress {
                             tick();
                         }
@@ -126,4 +120,13 @@ pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
         next = end;
     }
     Ok(tally.finish())
+}
+
+/// A pool of `jobs` worker threads with deep stacks.
+pub fn worker_pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .stack_size(WORKER_STACK)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))
 }

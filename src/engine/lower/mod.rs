@@ -97,7 +97,8 @@ pub struct Program {
     pub phases: Vec<CPhase>,
     pub victory: Vec<CVictory>,
     pub invariants: Vec<Cond>,
-    pub greedy: Option<Ev>,
+    /// The game's evaluations (`Game::evaluations`, same order).
+    pub evaluations: Vec<Ev>,
     pub sight: Option<CSight>,
     /// Per cell variable, its compiled per-cell initial expression.
     pub cell_initial: Vec<Option<Ev>>,
@@ -171,7 +172,7 @@ impl Program {
             })
             .collect();
         let invariants = game.invariants.iter().map(|i| lw.cond(&i.check)).collect();
-        let greedy = game.greedy.as_ref().map(|e| lw.ev(e));
+        let evaluations = game.evaluations.iter().map(|(_, e)| lw.ev(e)).collect();
         let sight = game.sight.as_ref().map(|s| CSight {
             opaque: s.opaque.as_ref().map(|e| lw.cond(e)),
             screens: s.screens.as_ref().map(|e| lw.cond(e)),
@@ -200,7 +201,7 @@ impl Program {
             phases,
             victory,
             invariants,
-            greedy,
+            evaluations,
             sight,
             cell_initial,
             initial_owner,

@@ -113,7 +113,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     let phases = flow::compile(&mut cx, &cat, &raw, &scen, &actions);
     let victory = victory::compile(&mut cx, &cat, &raw);
     let invariants = victory::invariants(&mut cx, &cat, &raw);
-    let greedy = agents::greedy(&mut cx, &cat, &raw);
+    let evaluations = agents::evaluations(&mut cx, &cat, &raw);
     for (i, e) in cell_initials {
         vars.cell[i].initial_expr = Some(e);
     }
@@ -127,6 +127,20 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         .collect();
     let (initial, scenario_owned) =
         position::build(&mut cx, &raw, &scen, &board, &tables, &vars, unit_table);
+    let (display, problems) = crate::ruleset::display::resolve(
+        raw.display.as_ref(),
+        &crate::ruleset::display::Inputs {
+            doc: cx.rd,
+            board_raw: &raw.board,
+            board: &board,
+            nodes: &scen.board.nodes,
+            players: &raw.players,
+            cell_vars: &vars.cell,
+            tables: &tables,
+            unit_table,
+        },
+    );
+    cx.d.list.extend(problems);
 
     if !cx.d.list.is_empty() || !cx.d.follow_ups.is_empty() {
         return Err(cx.d.finish());
@@ -166,7 +180,8 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         phases,
         victory,
         invariants,
-        greedy,
+        evaluations,
+        display,
         when_stuck: raw.when_stuck.unwrap_or_default(),
         when_stuck_declared: raw.when_stuck.is_some(),
         scripts,

@@ -77,7 +77,12 @@ pub(crate) fn signatures(game: &Game) -> Vec<Sig> {
             }
         }
     }
-    for e in game.invariants.iter().map(|i| &i.check).chain(&game.greedy) {
+    for e in game
+        .invariants
+        .iter()
+        .map(|i| &i.check)
+        .chain(game.evaluations.iter().map(|(_, e)| e))
+    {
         w.env.clear();
         w.expr(e);
     }
