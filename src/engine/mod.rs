@@ -329,6 +329,12 @@ impl Engine {
     pub fn state_json(&self, m: &Match) -> Json {
         state_json::state_json(&self.game, &m.state)
     }
+
+    /// The state as `player` may see it (what agents and served seats are shown): variables declared
+    /// `visible: owner` appear only to their owner.
+    pub fn state_view(&self, m: &Match, player: PlayerIdx) -> Json {
+        state_json::state_view(&self.game, &m.state, state_json::Viewer::Player(player))
+    }
 }
 
 /// Rule queries scripts make through the host API, answered on a scratch runtime.

@@ -1,4 +1,5 @@
-//! The state JSON of INTERFACE.md section 6, and variable-bound invariants.
+//! The state JSON of INTERFACE.md section 6 (whole, or as one player may see it), and variable-bound
+//! invariants.
 use serde_json::{json, Map, Value as Json};
 
 use super::eval::value_json;
@@ -6,24 +7,46 @@ use crate::ir::game::Game;
 use crate::ir::game::VarDecl;
 use crate::model::{MatchState, Value};
 
+/// Who looks at the state: everybody (replays) or one player (agents, served seats, player views).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    All,
+    Player(crate::model::PlayerIdx),
+}
+
+impl Viewer {
+    /// Whether a variable owned by `owner` (`None`: owned by nobody in particular) is shown.
+    fn sees(self, d: &VarDecl, owner: Option<usize>) -> bool {
+        match self {
+            Viewer::All => true,
+            Viewer::Player(p) => !d.owner_only || owner == Some(p as usize),
+        }
+    }
+}
+
 fn vars_json(
     g: &Game,
     st: &MatchState,
     decls: &[VarDecl],
     slots: &[i64],
+    viewer: Viewer,
+    owner: Option<usize>,
     out: &mut Map<String, Json>,
 ) {
     for d in decls.iter().filter(|d| !d.hidden) {
         if d.per_player {
             let mut m = Map::new();
             for (p, name) in g.players.iter().enumerate() {
+                if !viewer.sees(d, Some(p)) {
+                    continue;
+                }
                 m.insert(
                     name.clone(),
                     value_json(g, st, Value::decode(slots[d.slot as usize + p], d.ty)),
                 );
             }
             out.insert(d.name.clone(), Json::Object(m));
-        } else {
+        } else if viewer.sees(d, owner) {
             let v = Value::decode(slots[d.slot as usize], d.ty);
             if !v.is_none() {
                 out.insert(d.name.clone(), value_json(g, st, v));
@@ -32,7 +55,13 @@ fn vars_json(
     }
 }
 
+/// The whole state (INTERFACE.md section 6).
 pub fn state_json(g: &Game, st: &MatchState) -> Json {
+    state_view(g, st, Viewer::All)
+}
+
+/// The state as `viewer` may see it: variables declared `visible: owner` appear only to their owner.
+pub fn state_view(g: &Game, st: &MatchState, viewer: Viewer) -> Json {
     let active: Vec<Json> = (0..g.players.len())
         .filter(|p| st.is_due(*p as u8))
         .map(|p| json!(g.players[p]))
@@ -46,6 +75,8 @@ pub fn state_json(g: &Game, st: &MatchState) -> Json {
             st,
             &g.player_vars,
             &st.player_vars[base..base + g.player_slots],
+            viewer,
+            Some(p),
             &mut m,
         );
         players.insert(name.clone(), Json::Object(m));
@@ -64,6 +95,8 @@ pub fn state_json(g: &Game, st: &MatchState) -> Json {
             st,
             &g.cell_vars,
             &st.cell_vars[base..base + g.cell_slots],
+            viewer,
+            None,
             &mut m,
         );
         cells.insert(g.board.id(c as u32).to_string(), Json::Object(m));
@@ -82,6 +115,8 @@ pub fn state_json(g: &Game, st: &MatchState) -> Json {
             st,
             &g.unit_vars,
             &st.unit_vars[base..base + g.unit_slots],
+            viewer,
+            Some(u.owner as usize),
             &mut m,
         );
         units.insert(u.id.to_string(), Json::Object(m));

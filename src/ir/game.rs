@@ -80,6 +80,9 @@ pub struct VarDecl {
     pub scratch: bool,
     /// Left out of the state JSON.
     pub hidden: bool,
+    /// Shown in a player's view of the state only to its owner (the player for a player variable, the
+    /// unit's owner for a unit variable, the indexed player's entry of a per-player cell variable).
+    pub owner_only: bool,
 }
 
 /// A table of plain data (kinds of ground, kinds of unit...).

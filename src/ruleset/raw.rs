@@ -160,6 +160,9 @@ pub struct RawVar {
     pub scratch: bool,
     #[serde(default)]
     pub hidden: bool,
+    /// `all` (default) or `owner`: who sees the variable in a player's view of the state.
+    #[serde(default)]
+    pub visible: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -184,6 +184,7 @@ fn decls(
             max: v.max,
             scratch: v.scratch,
             hidden: v.hidden,
+            owner_only: v.visible.as_deref() == Some("owner"),
         });
         slot += if v.per_player { raw.players.len() } else { 1 };
     }
