@@ -479,6 +479,9 @@ impl Machine<'_> {
                             while bits != 0 {
                                 let c = (w * 64) as u32 + bits.trailing_zeros();
                                 bits &= bits - 1;
+                                if !self.quick_pass(p, c) {
+                                    continue;
+                                }
                                 if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                     return Ok(false);
                                 }
@@ -487,6 +490,9 @@ impl Machine<'_> {
                     }
                     None => {
                         for c in 0..n as u32 {
+                            if !self.quick_pass(p, c) {
+                                continue;
+                            }
                             if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                 return Ok(false);
                             }
@@ -548,6 +554,21 @@ impl Machine<'_> {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// Whether cell `c` passes the first hoisted range of a parameter that tests nothing else first (see
+    /// [`CParam::quick_range`]): a cell that fails it would be skipped by `visit` anyway, so the rest of
+    /// the visit is not started for it.
+    #[inline(always)]
+    fn quick_pass(&mut self, p: &CParam, c: u32) -> bool {
+        let Some(k) = p.quick_range else {
+            return true;
+        };
+        let Bounds::Typed(lo, hi) = &p.ranges[k].0 else {
+            return true;
+        };
+        self.rt.locals[p.slot] = Value::Cell(c);
+        compare_opt(BinOp::Le, lo.get(self), hi.get(self))
     }
 
     /// Walks a cell parameter whose source lists as bits: its bit tests applied to every candidate at
