@@ -262,7 +262,10 @@ fn coverage(inputs: &[Input], total: u64) -> Vec<Diagnostic> {
                 .filter(|&k| !Shard { index: k, count }.units(total).is_empty())
                 .map(|k| format!("{k}/{count}"))
                 .collect();
-            format!("shards {} are missing", names.join(", "))
+            match names.len() {
+                1 => format!("shard {} is missing", names[0]),
+                _ => format!("shards {} are missing", names.join(", ")),
+            }
         } else {
             let names: Vec<String> = gaps
                 .iter()

@@ -123,7 +123,9 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
         }
     })?;
 
-    let mut problems = Vec::new();
+    // Each problem at the experiment file, followed by the ruleset's own diagnostics, reported in the
+    // order of the file.
+    let mut problems: Vec<Vec<Diagnostic>> = Vec::new();
     // Each override value on its own, once, so a bad value is reported once, at that value.
     let mut bad_values: Vec<(String, Json)> = Vec::new();
     let mut checked: Vec<(String, Json)> = Vec::new();
@@ -139,14 +141,16 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
                 // A path that names nothing is the key's fault, a refused value the value's.
                 let at_key = first.is_some_and(|d| d.code.starts_with("set::"));
                 let span = if at_key { key_span } else { value_span };
-                problems.push(wrap(
-                    src,
-                    "experiment::bad_override",
-                    format!("`{path} = {value}` is refused by the ruleset"),
-                    span.clone(),
+                problems.push(group(
+                    wrap(
+                        src,
+                        "experiment::bad_override",
+                        format!("`{path} = {value}` is refused by the ruleset"),
+                        span.clone(),
+                        err.diagnostics(),
+                    ),
                     err.diagnostics(),
                 ));
-                problems.extend(located(err.diagnostics()));
                 bad_values.push(one);
             }
         }
@@ -167,17 +171,19 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
                 let g = match load_with(&c.overrides) {
                     Ok(l) => Some(l.game),
                     Err(err) => {
-                        problems.push(wrap(
-                            src,
-                            "experiment::bad_cell",
-                            format!(
-                                "the ruleset refuses this combination of overrides: {}",
-                                c.describe_overrides()
+                        problems.push(group(
+                            wrap(
+                                src,
+                                "experiment::bad_cell",
+                                format!(
+                                    "the ruleset refuses this combination of overrides: {}",
+                                    c.describe_overrides()
+                                ),
+                                c.origin.span.clone(),
+                                err.diagnostics(),
                             ),
-                            c.origin.span.clone(),
                             err.diagnostics(),
                         ));
-                        problems.extend(located(err.diagnostics()));
                         None
                     }
                 };
@@ -198,8 +204,8 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
             )
             .at(src.clone(), c.origin.seats_span.clone())
             .hint("give one agent per player, in player order");
-            if !problems.contains(&d) {
-                problems.push(d);
+            if !problems.iter().any(|g| g.contains(&d)) {
+                problems.push(vec![d]);
             }
             continue;
         }
@@ -210,13 +216,11 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
                 Err(message) => {
                     if !bad_agents.contains(&(span.clone(), message.clone())) {
                         bad_agents.push((span.clone(), message.clone()));
-                        problems.push(
-                            Diagnostic::error(
-                                "experiment::bad_agent",
-                                format!("agent `{text}`: {message}"),
-                            )
-                            .at(src.clone(), span.clone()),
-                        );
+                        problems.push(vec![Diagnostic::error(
+                            "experiment::bad_agent",
+                            format!("agent `{text}`: {message}"),
+                        )
+                        .at(src.clone(), span.clone())]);
                     }
                 }
             }
@@ -230,8 +234,13 @@ pub fn prepare(e: &Experiment, cells: Vec<Cell>) -> Result<Plan, Refused> {
         }
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|g| {
+            g.first()
+                .and_then(|d| d.span.as_ref())
+                .map_or(0, |s| s.start)
+        });
         return Err(Refused {
-            diagnostics: problems,
+            diagnostics: problems.into_iter().flatten().collect(),
             unreadable: false,
         });
     }
@@ -285,6 +294,13 @@ fn wrap(
         Some(h) => d.hint(h),
         None => d,
     }
+}
+
+/// A problem at the experiment file followed by the ruleset's diagnostics behind it.
+fn group(head: Diagnostic, inner: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut g = vec![head];
+    g.extend(located(inner));
+    g
 }
 
 /// The ruleset's diagnostics that point into its files (the others only repeat the message).
