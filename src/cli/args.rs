@@ -231,6 +231,9 @@ pub struct ExperimentRunArgs {
     /// Run only the I-th of N exact parts of the work (1 <= I <= N); merge the parts with `experiment merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Only validate every cell and say what would run (cells, games, digest); nothing is played or written.
+    #[arg(long)]
+    pub check: bool,
 }
 
 #[derive(Args, Debug)]

@@ -49,6 +49,20 @@ pub fn run(a: &ExperimentRunArgs) -> i32 {
             return if refused.unreadable { USAGE } else { INVALID };
         }
     };
+    if a.check {
+        let total = plan.description.games * plan.cells.len() as u64;
+        let units = shard.units(total);
+        return write_output(
+            None,
+            &format!(
+                "{} cells, {} games per cell, {total} games ({} in shard {shard}); experiment digest {}\n",
+                plan.cells.len(),
+                plan.description.games,
+                units.end - units.start,
+                plan.digest
+            ),
+        );
+    }
     let out = a.out.clone().unwrap_or_else(|| default_out(&a.file, shard));
     let store = Store::new(&out);
 
