@@ -64,12 +64,14 @@ impl Cell {
 /// A combination of overrides before seats are added.
 type Combination = Vec<(Located<String>, Located<Json>)>;
 
+/// A combination, the seats of an explicit cell that names them, and where the cell is written.
+type Unseated = (Combination, Option<Vec<Located<String>>>, Range<usize>);
+
 /// The cells of `e`, in order; too many cells or games, a duplicate cell, or missing seats are problems.
 pub fn expand(e: &Experiment) -> Result<Vec<Cell>, Vec<Diagnostic>> {
     let src = &e.source;
     let mut problems = Vec::new();
-    // (overrides, the cell's own seats, the span naming the cell)
-    let mut combos: Vec<(Combination, Option<Vec<Located<String>>>, Range<usize>)> = Vec::new();
+    let mut combos: Vec<Unseated> = Vec::new();
     match &e.layout {
         Layout::Plain => combos.push((Vec::new(), None, 0..0)),
         Layout::Grid { span, axes } => {

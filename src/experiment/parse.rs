@@ -586,8 +586,7 @@ mod tests {
 
     fn codes(text: &str) -> Vec<(String, (usize, usize))> {
         parse_text(text)
-            .err()
-            .expect("problems")
+            .expect_err("problems")
             .iter()
             .map(|d| (d.code.clone(), d.line_col().unwrap_or((0, 0))))
             .collect()
