@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -140,6 +141,8 @@ def run_experiment(experiment: str | os.PathLike, out: str | os.PathLike, *, sha
                 summary.reused.append(index)
                 continue
             if task is None:
+                # The task is sent by value, so nodes of a cluster need Ray and Python, not this package.
+                ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
                 task = ray.remote(num_cpus=jobs_per_shard, max_retries=retries,
                                   retry_exceptions=True)(_run_shard)
             ref = task.remote(arbiter, experiment.name, text, index, shards, jobs_per_shard, cwd)

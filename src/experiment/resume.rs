@@ -64,7 +64,10 @@ pub fn run(
                 m.shard, m.shard
             )))
         }
-        Some(_) => store.clear_temporaries(),
+        Some(_) => {
+            store.clear_temporaries();
+            store.create_folders().map_err(RunError::Io)?;
+        }
         None => {
             if !store.is_fresh() {
                 return Err(RunError::Conflict(format!(

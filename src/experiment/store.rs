@@ -127,10 +127,15 @@ impl Store {
         Ok(Some(m))
     }
 
+    /// Creates the directory and its `parts/` folder if they are missing.
+    pub fn create_folders(&self) -> Result<(), String> {
+        fs::create_dir_all(self.dir.join(PARTS))
+            .map_err(|e| format!("cannot create {}: {e}", self.show(PARTS)))
+    }
+
     /// Creates the directory and writes the manifest.
     pub fn write_manifest(&self, m: &Manifest) -> Result<(), String> {
-        fs::create_dir_all(self.dir.join(PARTS))
-            .map_err(|e| format!("cannot create {}: {e}", self.show(PARTS)))?;
+        self.create_folders()?;
         let text = serde_json::to_string_pretty(m).unwrap_or_default() + "\n";
         self.write_atomic(&self.dir, MANIFEST, &text)
     }
