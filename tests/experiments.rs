@@ -504,3 +504,24 @@ fn mistakes_point_at_the_experiment_file_and_nothing_runs() {
     let o = run(&dir, &["experiment", "run", "missing.toml"]);
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn the_example_experiments_are_valid() {
+    let examples = support::root().join("examples/experiments");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&examples).unwrap().flatten() {
+        let path = e.path();
+        let o = run(
+            &support::root(),
+            &["experiment", "run", path.to_str().unwrap(), "--check"],
+        );
+        assert_eq!(code(&o), 0, "{}: {}", path.display(), stderr(&o));
+        assert!(
+            stdout(&o).contains("experiment digest sha256:"),
+            "{}",
+            stdout(&o)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2);
+}
