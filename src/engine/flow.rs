@@ -74,6 +74,9 @@ impl Machine<'_> {
             Submission::Single => 1,
             _ => phase.budget,
         };
+        if !phase.stages.is_empty() {
+            self.enter_stage(0);
+        }
         let mut sig = Signals::default();
         match phase.order {
             Order::Alternating => {
@@ -113,7 +116,7 @@ impl Machine<'_> {
                 self.rt.locals[p.slot] = action.args.get(v);
             }
             Ok(())
-        } else if phase.actions.contains(&action.kind) {
+        } else if g.allowed_actions(self.st).contains(&action.kind) {
             self.check(action.kind, &action.args)?
         } else {
             Err("not_allowed_now".to_string())
@@ -132,6 +135,10 @@ impl Machine<'_> {
         self.run(&prog.actions[action.kind as usize].effects, &mut sig)?;
         self.check_victory(CheckPoint::AfterAction)?;
         if self.st.result.is_some() {
+            return Ok(Applied::Done);
+        }
+        if !phase.stages.is_empty() {
+            self.after_staged_action(spec.cost, sig)?;
             return Ok(Applied::Done);
         }
         match phase.submission {

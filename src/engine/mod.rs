@@ -8,6 +8,7 @@ pub mod legal;
 pub mod lower;
 pub mod machine;
 pub mod resolve;
+pub mod stages;
 pub mod state_json;
 pub mod stuck;
 mod submit;
@@ -167,7 +168,7 @@ impl Engine {
             return Ok(None);
         }
         let (game, prog) = (self.game.clone(), self.prog.clone());
-        let kinds = &game.phase(&m.state).actions;
+        let kinds = game.allowed_actions(&m.state);
         f(
             &mut Self::machine(&game, &prog, &mut self.rt, m, player),
             kinds,

@@ -200,6 +200,8 @@ pub enum Stmt {
     Win(Expr, String),
     Draw(String),
     EndTurn,
+    /// Moves the player-turn on to its next stage (`None`), or to the stage named by this symbol.
+    Stage(Option<u32>),
     CreateUnit {
         kind: Expr,
         owner: Expr,

@@ -17,7 +17,13 @@ pub struct Catalog<'a> {
     pub player_vars: &'a [VarDecl],
     pub cell_vars: &'a [VarDecl],
     pub unit_vars: &'a [VarDecl],
+    /// Variables of the whole game (`game.NAME`), stored as the first player's.
+    pub game_vars: &'a [VarDecl],
+    /// The scenario's board, when it was built: cell literals (`cell('A1')`) are checked against it.
+    pub board: Option<&'a crate::board::Board>,
     pub unit_table: Option<u16>,
+    /// The names of every stage of the flow (targets of the `stage:` effect).
+    pub stages: &'a [String],
     pub script_fns: &'a [(String, usize)],
     /// Grid size (0 for graphs), readable as `board.width` and `board.height`.
     pub board_size: (u32, u32),
@@ -546,6 +552,16 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     ),
                 };
             }
+            if n == "game" && !self.names.iter().any(|b| b.name == "game") {
+                return match Self::var_field(self.cat.game_vars, field) {
+                    // Stored as the first player's variable (see `Game::game_vars`).
+                    Some(d) => Ok((
+                        Expr::PlayerVar(Box::new(Expr::Const(Value::Player(0))), d.slot, d.ty),
+                        d.ty,
+                    )),
+                    None => self.unknown_field("game", field, pos, self.cat.game_vars, &[]),
+                };
+            }
             if n == "settings" && !self.names.iter().any(|b| b.name == "settings") {
                 return match self.cat.settings.get(field) {
                     Some(v) => match json_to_const(v, self.symbols) {
@@ -1012,6 +1028,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     Ty::Int,
                 ))
             }
+            "cell" | "unit" => self
+                .typed_literal(f, args, pos)
+                .unwrap_or_else(|| err(pos, "this ruleset declares no units")),
             "player" => {
                 let v = self.args(f, args, 1, pos)?;
                 if !matches!(v[0].1, Ty::Text | Ty::Nothing) {
@@ -1019,6 +1038,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 }
                 Ok((simple(Builtin::PlayerNamed, v), Ty::Player))
             }
+            _ if self.cat.tables.iter().any(|t| t.name == f) => self
+                .typed_literal(f, args, pos)
+                .unwrap_or_else(|| err(pos, "unknown table")),
             _ => {
                 if let Some(i) = self.cat.script_fns.iter().position(|(n, _)| n == f) {
                     let arity = self.cat.script_fns[i].1;
@@ -1215,14 +1237,115 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 }
                 Ok((Place::Local(s), t))
             }
-            (Expr::PlayerVar(p, s, t), _) => Ok((Place::PlayerVar(*p, s, t), t)),
-            (Expr::CellVar(c, s, t), _) => Ok((Place::CellVar(*c, s, t), t)),
-            (Expr::CellVarOf(c, s, p, t), _) => Ok((Place::CellVarOf(*c, s, *p, t), t)),
+            (Expr::PlayerVar(p, s, t), _) => {
+                let decls = self.cat.player_vars.iter().chain(self.cat.game_vars);
+                self.assignable(decls, s, text)?;
+                Ok((Place::PlayerVar(*p, s, t), t))
+            }
+            (Expr::CellVar(c, s, t), _) => {
+                self.assignable(self.cat.cell_vars.iter(), s, text)?;
+                Ok((Place::CellVar(*c, s, t), t))
+            }
+            (Expr::CellVarOf(c, s, p, t), _) => {
+                self.assignable(self.cat.cell_vars.iter(), s, text)?;
+                Ok((Place::CellVarOf(*c, s, *p, t), t))
+            }
             (Expr::CellOwner(c), _) => Ok((Place::CellOwner(*c), Ty::Player)),
-            (Expr::UnitVar(u, s, t), _) => Ok((Place::UnitVar(*u, s, t), t)),
+            (Expr::UnitVar(u, s, t), _) => {
+                self.assignable(self.cat.unit_vars.iter(), s, text)?;
+                Ok((Place::UnitVar(*u, s, t), t))
+            }
             (Expr::UnitAt(u), _) => Ok((Place::UnitAt(*u), Ty::Cell)),
             _ => err_hint(0, format!("`{text}` cannot be assigned"), "assign variables: me.VAR, cell.VAR, cell.VAR[player], cell.owner, unit.VAR, unit.at, or a `let` name"),
         }
+    }
+}
+
+impl Compiler<'_, '_> {
+    /// Refuses an assignment to a variable declared `constant` (found among `decls` by its slot).
+    fn assignable<'d>(
+        &self,
+        mut decls: impl Iterator<Item = &'d VarDecl>,
+        slot: u16,
+        text: &str,
+    ) -> R<()> {
+        match decls.find(|d| d.slot == slot && d.constant) {
+            Some(d) => err_hint(
+                0,
+                format!("`{text}` cannot be assigned: `{}` is declared `constant`", d.name),
+                "a constant keeps the value it starts with; drop `constant: true` if the rules change it",
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// A value of a type written by the type's name: `cell('A1')` (checked against the board), a table's
+    /// row `terrain('forest')`, and with `none`, that type's none (`cell(none)`, `player(none)`,
+    /// `unit(none)`): a typed start for a `let` that is filled in later.
+    fn typed_literal(&mut self, f: &str, args: &[Node], pos: usize) -> Option<R<(Expr, Ty)>> {
+        let table = self.cat.tables.iter().position(|t| t.name == f);
+        let ty = match f {
+            "cell" => Ty::Cell,
+            "unit" => Ty::Unit,
+            _ => Ty::Row(table? as u16),
+        };
+        if ty == Ty::Unit && self.cat.unit_table.is_none() && !self.cat.failed.units {
+            return None;
+        }
+        if args.len() != 1 {
+            return Some(err(pos, format!("`{f}` takes one argument: an id as quoted text, or none")));
+        }
+        let what = match ty {
+            Ty::Cell => "a cell id".to_string(),
+            Ty::Unit => "none".to_string(),
+            _ => format!("a row key of table `{f}`"),
+        };
+        let hint = format!("write `{f}(none)` for no value, or {what} in quotes");
+        Some(match (&args[0].ast, ty) {
+            (Ast::None, _) => Ok((Expr::Const(Value::None), ty)),
+            (Ast::Str(id), Ty::Cell) => match self.cat.board {
+                Some(b) => match b.find(id) {
+                    Some(c) => Ok((Expr::Const(Value::Cell(c)), Ty::Cell)),
+                    None => {
+                        let ids = (0..b.len() as u32).map(|c| b.id(c));
+                        let near = closest(id, ids);
+                        err_hint(
+                            args[0].pos,
+                            format!("no cell '{id}' on this scenario's board"),
+                            match near {
+                                Some(c) => format!("did you mean '{c}'?"),
+                                None => format!("cells go from '{}' to '{}'", b.id(0), b.id(b.len() as u32 - 1)),
+                            },
+                        )
+                    }
+                },
+                // No board (it failed and was reported): nothing to check the id against.
+                None => Err(ExprError::follow_up(pos, "board")),
+            },
+            (Ast::Str(key), Ty::Row(t)) => {
+                let tb = &self.cat.tables[t as usize];
+                match tb.row(key) {
+                    Some(r) => Ok((Expr::Const(Value::Row(t, r)), ty)),
+                    None => err_hint(
+                        args[0].pos,
+                        format!("table `{f}` has no row '{key}'"),
+                        match closest(key, tb.keys.iter().map(String::as_str)) {
+                            Some(k) => format!("did you mean '{k}'?"),
+                            None => format!("rows: {}", tb.keys.join(", ")),
+                        },
+                    ),
+                }
+            }
+            _ => err_hint(
+                args[0].pos,
+                format!("`{f}(...)` takes {what} written as a literal, or none"),
+                if ty == Ty::Cell {
+                    "for a cell named by a computed text, use `first(cells where id == x)`".to_string()
+                } else {
+                    hint
+                },
+            ),
+        })
     }
 }
 

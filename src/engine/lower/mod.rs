@@ -206,7 +206,10 @@ impl Program {
             cell_initial,
             initial_owner,
             scratch_cells: scratch(&game.cell_vars),
-            scratch_players: scratch(&game.player_vars),
+            scratch_players: scratch(&game.player_vars)
+                .into_iter()
+                .chain(scratch(&game.game_vars))
+                .collect(),
             scratch_units: scratch(&game.unit_vars),
             fixed_sets: lw.fixed_sets,
             natives,

@@ -149,7 +149,7 @@ impl Walk<'_> {
                 self.stmts(body);
             }
             Stmt::Eval(e) | Stmt::Win(e, _) | Stmt::DestroyUnit(e) => self.expr(e),
-            Stmt::Draw(_) | Stmt::EndTurn => {}
+            Stmt::Draw(_) | Stmt::EndTurn | Stmt::Stage(_) => {}
             Stmt::CreateUnit {
                 kind,
                 owner,
