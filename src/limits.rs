@@ -35,3 +35,9 @@ pub const MAX_WALK: u64 = 1_000_000;
 /// Most legal actions one listing may hold (`run --legal`, the greedy agent, `legal` in a replay).
 /// The random agent counts and picks without listing, so it is not limited.
 pub const MAX_LISTED_ACTIONS: usize = 1_000_000;
+
+/// Longest list one expression may make (`roll(n, sides)`, a list literal) and most items the lists of one
+/// evaluation may hold together: 10,000 and 1,000,000. Lists are dice pools and allocations; a breach is a
+/// run error naming the list.
+pub const MAX_LIST_LEN: usize = 10_000;
+pub const MAX_LIST_STORE: usize = 1_000_000;

@@ -30,6 +30,8 @@ struct Head {
 pub struct BlockList {
     heads: Vec<Head>,
     args: Vec<Value>,
+    /// Items of list arguments (a list in `args` points into it).
+    items: Vec<i64>,
     bits: Vec<u64>,
     words: usize,
     total: u64,
@@ -39,6 +41,7 @@ impl BlockList {
     pub fn clear(&mut self) {
         self.heads.clear();
         self.args.clear();
+        self.items.clear();
         self.bits.clear();
         self.total = 0;
     }
@@ -51,7 +54,15 @@ impl BlockList {
     fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
         let start = self.args.len() as u32;
         for i in 0..args.len() {
-            self.args.push(args.get(i));
+            match args.get(i) {
+                Value::List(..) => {
+                    let items = args.list(i);
+                    let s = self.items.len() as u32;
+                    self.items.extend_from_slice(items);
+                    self.args.push(Value::List(s, items.len() as u32));
+                }
+                v => self.args.push(v),
+            }
         }
         self.heads.push(Head {
             kind,
@@ -86,7 +97,10 @@ impl BlockList {
                 continue;
             }
             let start = h.args as usize;
-            let mut args = ArgList::from_slice(&self.args[start..start + h.len as usize]);
+            let mut args = ArgList::new();
+            for v in &self.args[start..start + h.len as usize] {
+                args.push_from(*v, &self.items);
+            }
             match h.tail {
                 Tail::One => {}
                 Tail::Range(first) => args.push(Value::Int(first + k as i64)),

@@ -113,7 +113,7 @@ impl Machine<'_> {
         let verdict = if trusted {
             // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
             for (p, v) in prog.actions[action.kind as usize].params.iter().zip(0..) {
-                self.rt.locals[p.slot] = action.args.get(v);
+                self.rt.locals[p.slot] = self.arg_value(&action.args, v)?;
             }
             Ok(())
         } else if g.allowed_actions(self.st).contains(&action.kind) {

@@ -5,6 +5,7 @@ pub mod eval;
 pub mod exec;
 pub mod flow;
 pub mod legal;
+mod list;
 pub mod lower;
 pub mod machine;
 pub mod resolve;
@@ -128,6 +129,8 @@ impl Engine {
         m: &'a mut Match,
         me: PlayerIdx,
     ) -> Machine<'a> {
+        // Lists live for one evaluation: none made by an earlier call is reachable any more.
+        rt.lists.clear();
         Machine {
             game,
             prog,

@@ -128,6 +128,16 @@ pub struct ParamSpec {
     pub min: Option<(Expr, String)>,
     pub max: Option<(Expr, String)>,
     pub checks: Vec<Check>,
+    /// A `split` parameter (type list): a total shared out over the elements of a set.
+    pub split: Option<Split>,
+}
+
+/// An amount shared out over a set: one whole number of at least 0 per element, in the set's order, adding
+/// up to `total`.
+#[derive(Debug, Clone)]
+pub struct Split {
+    pub over: SetExpr,
+    pub total: Expr,
 }
 
 #[derive(Debug, Clone)]

@@ -102,6 +102,9 @@ pub struct Compiler<'a, 'b> {
     max_slot: u16,
     /// Whether `me` means something here.
     pub has_me: bool,
+    /// `split` parameters by local slot, with the set their total is shared over (their lists are also
+    /// indexed by its elements).
+    pub split_sets: Vec<(u16, SetExpr)>,
 }
 
 type R<T> = Result<T, ExprError>;
@@ -173,6 +176,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             next_slot: 0,
             max_slot: 0,
             has_me,
+            split_sets: Vec::new(),
         }
     }
 
@@ -306,6 +310,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             Ast::Binary(op, a, b) => self.binary(op, a, b, pos),
             Ast::Call(f, args) => self.call(f, args, pos),
+            Ast::List(items) => self.list_literal(items),
             Ast::Where(..) => err_hint(
                 pos,
                 "a set is not a value here",
@@ -602,7 +607,14 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             _ => {
                 // What the base is comes first: an unknown name is that, not an indexing problem.
-                let (_, ty) = self.expr(base)?;
+                let (b, ty) = self.expr(base)?;
+                if ty == Ty::List {
+                    let over = match &b {
+                        Expr::Local(s) => self.split_sets.iter().find(|x| x.0 == *s).map(|x| x.1.clone()),
+                        _ => None,
+                    };
+                    return self.list_index(b, over, index);
+                }
                 return err_hint(pos, format!("{} cannot be indexed", ty.name()), ONLY);
             }
         };
@@ -679,6 +691,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
         let (Some((ea, ta)), Some((eb, tb))) = (both.next(), both.next()) else {
             return err(pos, "internal: a binary operator without two operands");
         };
+        if (ta == Ty::List || tb == Ty::List) && op != "??" {
+            return err_hint(
+                pos,
+                format!("`{op}` does not apply to lists"),
+                "compare or add their items: max(dice), sum(dice), dice[0], len(dice)",
+            );
+        }
         let bin = |o: BinOp| Expr::Bin(o, Box::new(ea.clone()), Box::new(eb.clone()));
         match op {
             "+" | "-" | "*" | "/" | "%" => {
@@ -880,6 +899,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     fn call(&mut self, f: &str, args: &[Node], pos: usize) -> R<(Expr, Ty)> {
+        if let Some(r) = self.list_call(f, args, pos) {
+            return r;
+        }
         let simple =
             |b: Builtin, v: Vec<(Expr, Ty)>| Expr::Call(b, v.into_iter().map(|(e, _)| e).collect());
         match f {
@@ -1053,12 +1075,24 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             ),
                         );
                     }
-                    let compiled: Vec<R<Expr>> =
-                        args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect();
+                    let compiled: Vec<R<(Expr, Ty)>> = args.iter().map(|a| self.expr(a)).collect();
                     let v = first_real(compiled)?;
+                    if let Some(k) = v.iter().position(|(_, t)| *t == Ty::List) {
+                        return err_hint(
+                            args[k].pos,
+                            "a script takes single values, not lists",
+                            "pass its items, or compute with the list functions: max, min, sum, len, sort",
+                        );
+                    }
+                    let v: Vec<Expr> = v.into_iter().map(|(e, _)| e).collect();
                     return Ok((Expr::Script(i as u16, v), Ty::Int));
                 }
                 let mut names = vec![
+                    "roll",
+                    "sort",
+                    "reverse",
+                    "len",
+                    "cell",
                     "min",
                     "max",
                     "abs",

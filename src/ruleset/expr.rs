@@ -1,7 +1,7 @@
 //! The expression language's syntax: text to an untyped tree with byte positions. Typing happens in `compile`.
 //!
 //! Grammar (loosest first): `S where cond`, `a ?? b`, `or`, `and`, `not`, comparisons, `+ -`, `* / %`,
-//! unary `-`, postfix `.field` / `[index]`, then literals, names, calls and parentheses.
+//! unary `-`, postfix `.field` / `[index]`, then literals (lists `[a, b]` too), names, calls and parentheses.
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ast {
@@ -18,6 +18,8 @@ pub enum Ast {
     Binary(String, Box<Node>, Box<Node>),
     Call(String, Vec<Node>),
     Where(Box<Node>, Box<Node>),
+    /// `[a, b, c]`: a list literal.
+    List(Vec<Node>),
 }
 
 /// A syntax node with the byte offset where it starts in the expression text.
@@ -469,6 +471,21 @@ impl Parser {
                 let inner = self.expr(depth + 1)?;
                 self.expect(")")?;
                 return Ok(inner);
+            }
+            Tok::Op("[") => {
+                let mut items = Vec::new();
+                if !self.is_op("]") {
+                    loop {
+                        items.push(self.expr(depth + 1)?);
+                        if self.is_op(",") {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                self.expect("]")?;
+                Ast::List(items)
             }
             t => {
                 return Err(SyntaxError {

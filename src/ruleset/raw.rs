@@ -219,6 +219,12 @@ pub struct RawParam {
     pub max: Option<RawBound>,
     #[serde(default)]
     pub require: Vec<RawCheck>,
+    /// `type: split`: the set whose elements share the total, in its order.
+    #[serde(default)]
+    pub over: Option<Json>,
+    /// `type: split`: the amount shared out.
+    #[serde(default)]
+    pub total: Option<Json>,
 }
 
 #[derive(Debug, Deserialize)]

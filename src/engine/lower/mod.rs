@@ -8,6 +8,7 @@
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
 mod expr;
+mod list;
 pub mod native;
 mod plan;
 mod set;
@@ -111,6 +112,8 @@ pub struct Program {
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
     pub natives: Vec<Option<native::CNative>>,
+    /// Per action and parameter, a `split` parameter's set and total (`engine::list`).
+    pub splits: Vec<Vec<Option<(CSet, Ev)>>>,
 }
 
 impl Program {
@@ -195,6 +198,16 @@ impl Program {
                 .collect()
         };
         let natives = lw.natives();
+        let splits = game
+            .actions
+            .iter()
+            .map(|a| {
+                a.params
+                    .iter()
+                    .map(|p| p.split.as_ref().map(|s| (lw.set(&s.over), lw.ev(&s.total))))
+                    .collect()
+            })
+            .collect();
         Arc::new(Program {
             options,
             actions,
@@ -213,6 +226,7 @@ impl Program {
             scratch_units: scratch(&game.unit_vars),
             fixed_sets: lw.fixed_sets,
             natives,
+            splits,
         })
     }
 }

@@ -145,5 +145,11 @@ fn expr(e: &mut Expr, base: u16) -> Res<()> {
             at(slot, base)?;
             expr(pred, base)
         }
+        Expr::List(op, args) => {
+            if let crate::ir::ListOp::AtElement(s) = op {
+                set(s, base)?;
+            }
+            args.iter_mut().try_for_each(|a| expr(a, base))
+        }
     }
 }
