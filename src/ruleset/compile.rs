@@ -610,7 +610,11 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 let (b, ty) = self.expr(base)?;
                 if ty == Ty::List {
                     let over = match &b {
-                        Expr::Local(s) => self.split_sets.iter().find(|x| x.0 == *s).map(|x| x.1.clone()),
+                        Expr::Local(s) => self
+                            .split_sets
+                            .iter()
+                            .find(|x| x.0 == *s)
+                            .map(|x| x.1.clone()),
                         _ => None,
                     };
                     return self.list_index(b, over, index);
@@ -1327,7 +1331,10 @@ impl Compiler<'_, '_> {
             return None;
         }
         if args.len() != 1 {
-            return Some(err(pos, format!("`{f}` takes one argument: an id as quoted text, or none")));
+            return Some(err(
+                pos,
+                format!("`{f}` takes one argument: an id as quoted text, or none"),
+            ));
         }
         let what = match ty {
             Ty::Cell => "a cell id".to_string(),
@@ -1348,7 +1355,11 @@ impl Compiler<'_, '_> {
                             format!("no cell '{id}' on this scenario's board"),
                             match near {
                                 Some(c) => format!("did you mean '{c}'?"),
-                                None => format!("cells go from '{}' to '{}'", b.id(0), b.id(b.len() as u32 - 1)),
+                                None => format!(
+                                    "cells go from '{}' to '{}'",
+                                    b.id(0),
+                                    b.id(b.len() as u32 - 1)
+                                ),
                             },
                         )
                     }
@@ -1374,7 +1385,8 @@ impl Compiler<'_, '_> {
                 args[0].pos,
                 format!("`{f}(...)` takes {what} written as a literal, or none"),
                 if ty == Ty::Cell {
-                    "for a cell named by a computed text, use `first(cells where id == x)`".to_string()
+                    "for a cell named by a computed text, use `first(cells where id == x)`"
+                        .to_string()
                 } else {
                     hint
                 },

@@ -416,11 +416,15 @@ impl Compiler<'_, '_> {
                             follow_up: false,
                             pos: usize::MAX,
                             message: format!("no stage `{name}` in the flow"),
-                            hint: Some(match closest(name, self.cat.stages.iter().map(String::as_str)) {
-                                Some(c) => format!("did you mean `{c}`?"),
-                                None if self.cat.stages.is_empty() => "declare `stages:` in a phase of the flow".into(),
-                                None => format!("stages: {}", self.cat.stages.join(", ")),
-                            }),
+                            hint: Some(
+                                match closest(name, self.cat.stages.iter().map(String::as_str)) {
+                                    Some(c) => format!("did you mean `{c}`?"),
+                                    None if self.cat.stages.is_empty() => {
+                                        "declare `stages:` in a phase of the flow".into()
+                                    }
+                                    None => format!("stages: {}", self.cat.stages.join(", ")),
+                                },
+                            ),
                         },
                     )
                 }

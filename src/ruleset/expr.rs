@@ -521,6 +521,10 @@ mod tests {
                 args.iter().map(show).collect::<Vec<_>>().join(", ")
             ),
             Ast::Where(s, c) => format!("({} where {})", show(s), show(c)),
+            Ast::List(items) => format!(
+                "[{}]",
+                items.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 

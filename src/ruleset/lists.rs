@@ -38,7 +38,12 @@ impl Compiler<'_, '_> {
     }
 
     /// A list function, or `max`/`min`/`sum` of one list; `None` when `f(args)` is something else.
-    pub(super) fn list_call(&mut self, f: &str, args: &[Node], pos: usize) -> Option<R<(Expr, Ty)>> {
+    pub(super) fn list_call(
+        &mut self,
+        f: &str,
+        args: &[Node],
+        pos: usize,
+    ) -> Option<R<(Expr, Ty)>> {
         let one_list = matches!(f, "max" | "min" | "sum") && args.len() == 1;
         if !(LIST_FUNCTIONS.contains(&f) || one_list) {
             return None;
@@ -86,7 +91,11 @@ impl Compiler<'_, '_> {
                 "sum" => "`sum` takes a set and a value, or one list: sum(units where owner == me, type.cost), sum(dice)".into(),
                 _ => format!("{f}(dice), where dice is a list such as roll(3, 6) or [1, 2]"),
             };
-            return err(args[0].pos, format!("`{f}` needs a list, this is {}", t.name()), hint);
+            return err(
+                args[0].pos,
+                format!("`{f}` needs a list, this is {}", t.name()),
+                hint,
+            );
         }
         let (op, ty) = match f {
             "sort" => (ListOp::Sort, Ty::List),

@@ -94,7 +94,9 @@ fn action(cx: &mut Cx, cat: &Catalog, name: &str, a: &RawAction) -> ActionSpec {
             || p.min.as_ref().is_some_and(|(e, _)| e.draws())
             || p.max.as_ref().is_some_and(|(e, _)| e.draws())
             || p.checks.iter().any(|c| c.cond.draws())
-            || p.split.as_ref().is_some_and(|x| x.over.draws() || x.total.draws())
+            || p.split
+                .as_ref()
+                .is_some_and(|x| x.over.draws() || x.total.draws())
     }) || checks.iter().any(|c| c.cond.draws());
     if draws {
         d.at(
@@ -277,7 +279,13 @@ fn split_param(
             }
         },
         None => {
-            d.at(rd, pptr, "ruleset::bad_type", format!("split parameter `{pname}` needs `total`: the amount shared out"), Some("total: settings.troops".into()));
+            d.at(
+                rd,
+                pptr,
+                "ruleset::bad_type",
+                format!("split parameter `{pname}` needs `total`: the amount shared out"),
+                Some("total: settings.troops".into()),
+            );
             None
         }
     };

@@ -327,7 +327,9 @@ fn stages(
                         &format!("{sptr}/budget"),
                         "ruleset::flow",
                         "a stage's `budget` must be a whole number of at least 1",
-                        Some("leave it out for a stage that lasts until the player moves on".into()),
+                        Some(
+                            "leave it out for a stage that lasts until the player moves on".into(),
+                        ),
                     );
                     None
                 }

@@ -71,7 +71,7 @@ pub fn constant(
         game_vars: &[],
         board: None,
         unit_table: None,
-            stages: &[],
+        stages: &[],
         script_fns: &[],
         board_size: (0, 0),
         failed: Default::default(),

@@ -385,7 +385,10 @@ impl<'a> Position<'a> {
                         &vptr,
                         "ruleset::bad_type",
                         format!("initial value does not fit type {}", decl.ty.name()),
-                        Some(format!("give {} value", super::initial::with_article(decl.ty))),
+                        Some(format!(
+                            "give {} value",
+                            super::initial::with_article(decl.ty)
+                        )),
                     ),
                 }
             }
@@ -399,7 +402,11 @@ impl<'a> Position<'a> {
                     rd,
                     ptr,
                     "ruleset::bad_type",
-                    format!("`{}` starts from a value per player, but none is given for {}", decl.name, missing.join(", ")),
+                    format!(
+                        "`{}` starts from a value per player, but none is given for {}",
+                        decl.name,
+                        missing.join(", ")
+                    ),
                     Some("give a value for every player".into()),
                 );
             }
@@ -694,7 +701,11 @@ fn unit_layer(
             sd,
             "/unit_layer/rows",
             "scenario::grid_size",
-            format!("the unit layer has {} rows, the board has {}", layer.rows.len(), board.height()),
+            format!(
+                "the unit layer has {} rows, the board has {}",
+                layer.rows.len(),
+                board.height()
+            ),
             None,
         );
         return out;
@@ -729,14 +740,25 @@ fn unit_layer(
                     sd,
                     &rptr,
                     "scenario::unknown_symbol",
-                    format!("`{tok}` in row {} of the unit layer is not in its legend", r + 1),
-                    Some(match closest(tok, layer.legend.keys().map(String::as_str)) {
-                        Some(k) => format!("did you mean `{k}`? (`.` is an empty cell)"),
-                        None => format!(
-                            "legend symbols: {} (`.` is an empty cell)",
-                            layer.legend.keys().cloned().collect::<Vec<_>>().join(", ")
-                        ),
-                    }),
+                    format!(
+                        "`{tok}` in row {} of the unit layer is not in its legend",
+                        r + 1
+                    ),
+                    Some(
+                        match layer
+                            .legend
+                            .keys()
+                            .find(|k| k.eq_ignore_ascii_case(tok))
+                            .map(String::as_str)
+                            .or_else(|| closest(tok, layer.legend.keys().map(String::as_str)))
+                        {
+                            Some(k) => format!("did you mean `{k}`? (`.` is an empty cell)"),
+                            None => format!(
+                                "legend symbols: {} (`.` is an empty cell)",
+                                layer.legend.keys().cloned().collect::<Vec<_>>().join(", ")
+                            ),
+                        },
+                    ),
                 );
                 continue;
             };
@@ -747,7 +769,11 @@ fn unit_layer(
                 at: board.id(c).to_string(),
                 vars: l.vars.clone(),
             };
-            out.push((unit, format!("/unit_layer/legend/{}", esc(tok)), rptr.clone()));
+            out.push((
+                unit,
+                format!("/unit_layer/legend/{}", esc(tok)),
+                rptr.clone(),
+            ));
         }
     }
     out

@@ -41,10 +41,27 @@ pub(super) fn declare(
     let mut failed = Vec::new();
     let mut per_player_initial = Vec::new();
     let mut ppi = Some(&mut per_player_initial);
-    let (player_vars, own_slots) = decls(cx, "player", raw, settings, tables, &mut failed, 0, ppi.take());
+    let (player_vars, own_slots) = decls(
+        cx,
+        "player",
+        raw,
+        settings,
+        tables,
+        &mut failed,
+        0,
+        ppi.take(),
+    );
     // Game variables live in the slots after the player variables (the first player's are read).
-    let (game_vars, player_slots) =
-        decls(cx, "game", raw, settings, tables, &mut failed, own_slots, None);
+    let (game_vars, player_slots) = decls(
+        cx,
+        "game",
+        raw,
+        settings,
+        tables,
+        &mut failed,
+        own_slots,
+        None,
+    );
     let (cell_vars, cell_slots) = decls(cx, "cell", raw, settings, tables, &mut failed, 0, None);
     let (unit_vars, unit_slots) = decls(cx, "unit", raw, settings, tables, &mut failed, 0, None);
     let (rd, d) = (cx.rd, &mut cx.d);
