@@ -1318,7 +1318,7 @@ impl Compiler<'_, '_> {
     }
 
     /// A value of a type written by the type's name: `cell('A1')` (checked against the board), a table's
-    /// row `terrain('forest')`, and with `none`, that type's none (`cell(none)`, `player(none)`,
+    /// row `kinds('plain')`, and with `none`, that type's none (`cell(none)`, `player(none)`,
     /// `unit(none)`): a typed start for a `let` that is filled in later.
     fn typed_literal(&mut self, f: &str, args: &[Node], pos: usize) -> Option<R<(Expr, Ty)>> {
         let table = self.cat.tables.iter().position(|t| t.name == f);
