@@ -6,7 +6,7 @@
 /// Largest file Arbiter reads (ruleset, scenario, script, match script, replay, conformance case,
 /// `arbiter.toml`): 16 MiB. Checked before reading. Parsing YAML or JSON with spans takes about 90 bytes
 /// of memory per byte of input, so this bounds one file at about 1.5 GB; the largest shipped file is
-/// 112 KB. Breach: diagnostic `io::too_large` (exit 2, like any file that cannot be read).
+/// 190 KB. Breach: diagnostic `io::too_large` (exit 2, like any file that cannot be read).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Most cells a board may have: 65,536 (a 256 x 256 grid). A replay's final state lists every cell

@@ -143,7 +143,7 @@ pub enum Expr {
     /// function does with a value it cannot take).
     Expect(Box<Expr>, String),
     /// A list operation (`ListOp`) on its operands.
-    List(ListOp, Vec<Expr>),
+    List(ListOp, Box<[Expr]>),
 }
 
 /// Where the elements of a set come from.

@@ -34,7 +34,7 @@ impl Compiler<'_, '_> {
             }
             out.push(e);
         }
-        Ok((Expr::List(ListOp::Literal, out), Ty::List))
+        Ok((Expr::List(ListOp::Literal, out.into()), Ty::List))
     }
 
     /// A list function, or `max`/`min`/`sum` of one list; `None` when `f(args)` is something else.
@@ -75,7 +75,7 @@ impl Compiler<'_, '_> {
                 }
                 ops.push(e);
             }
-            return Ok((Expr::List(ListOp::Roll, ops), Ty::List));
+            return Ok((Expr::List(ListOp::Roll, ops.into()), Ty::List));
         }
         if args.len() != 1 {
             return err(
@@ -105,7 +105,7 @@ impl Compiler<'_, '_> {
             "min" => (ListOp::Min, Ty::Int),
             _ => (ListOp::Sum, Ty::Int),
         };
-        Ok((Expr::List(op, vec![e]), ty))
+        Ok((Expr::List(op, vec![e].into()), ty))
     }
 
     /// `base[index]` where `base` is a list: by position (0 first), or by an element of the set a `split`
@@ -120,7 +120,7 @@ impl Compiler<'_, '_> {
         if let Some(set) = split_over {
             if t == set.elem && t != Ty::Int {
                 let op = ListOp::AtElement(Box::new(set));
-                return Ok((Expr::List(op, vec![base, i]), Ty::Int));
+                return Ok((Expr::List(op, vec![base, i].into()), Ty::Int));
             }
         }
         if !matches!(t, Ty::Int | Ty::Nothing) {
@@ -130,7 +130,7 @@ impl Compiler<'_, '_> {
                 "dice[0] is the first item; an amount `split` over a set is also indexed by its elements",
             );
         }
-        Ok((Expr::List(ListOp::At, vec![base, i]), Ty::Int))
+        Ok((Expr::List(ListOp::At, vec![base, i].into()), Ty::Int))
     }
 
     /// Whether `n` is written as a set (a set source, or `S where ...`).

@@ -23,13 +23,17 @@ pub(super) struct Vars {
     pub(super) game: Vec<VarDecl>,
     /// Player variables whose `initial` is a mapping from player to value: the declaration, the pointer
     /// of the mapping and the values as written (checked and written like a scenario's `players:`).
-    pub(super) per_player_initial: Vec<(VarDecl, String, IndexMap<String, Json>)>,
+    pub(super) per_player_initial: Vec<PerPlayerInitial>,
     pub(super) player_slots: usize,
     pub(super) cell_slots: usize,
     pub(super) unit_slots: usize,
     /// Variables whose declaration failed (and was reported): their uses are not mistakes of their own.
     pub(super) failed: Vec<String>,
 }
+
+/// A player variable starting from a value per player: its declaration, the pointer of the mapping and the
+/// values as written.
+pub(super) type PerPlayerInitial = (VarDecl, String, IndexMap<String, Json>);
 
 /// Declares the variables of players, cells and units, in that order.
 pub(super) fn declare(
@@ -112,7 +116,7 @@ fn decls(
     tables: &[Table],
     failed_vars: &mut Vec<String>,
     first: usize,
-    mut per_player: Option<&mut Vec<(VarDecl, String, IndexMap<String, Json>)>>,
+    mut per_player: Option<&mut Vec<PerPlayerInitial>>,
 ) -> (Vec<VarDecl>, usize) {
     let (rd, d, symbols) = (cx.rd, &mut cx.d, &mut cx.symbols);
     let raw_vars = match scope {
