@@ -7,6 +7,7 @@ pub mod explain;
 pub mod expr;
 pub mod hints;
 pub mod lists;
+pub mod literals;
 pub mod load;
 pub mod raw;
 pub mod schema;
