@@ -134,3 +134,31 @@ fn typed_none_and_cell_literal() {
         json!({"type": "take", "player": "P2", "at": "A1", "corner": "A1"})
     );
 }
+
+#[test]
+fn a_split_lists_every_share_once_and_checks_the_rest() {
+    use arbiter::engine::Engine;
+    let dir = support::root().join("rulesets/blotto");
+    let l = arbiter::ruleset::load(&dir.display().to_string(), None, &[]).expect("blotto loads");
+    let mut engine = Engine::new(l.game.clone()).expect("engine");
+    let mut m = engine.start(1).expect("start");
+    // 10 troops over 5 fields: C(14, 4) ways.
+    assert_eq!(engine.count_legal(&mut m, 0).expect("count"), 1001);
+    let mut listed = Vec::new();
+    engine.legal(&mut m, 0, &mut listed).expect("list");
+    let wire: Vec<Value> = listed
+        .iter()
+        .map(|a| arbiter::engine::wire::encode(&l.game, &m.state, a))
+        .collect();
+    assert_eq!(
+        wire[0],
+        json!({"type": "allocate", "allocation": [0, 0, 0, 0, 10]})
+    );
+    assert_eq!(
+        wire[1000],
+        json!({"type": "allocate", "allocation": [10, 0, 0, 0, 0]})
+    );
+    let mut sorted = wire.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 1001, "no share twice");
+}
