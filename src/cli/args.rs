@@ -88,11 +88,25 @@ pub struct GameArgs {
     pub set: Vec<String>,
 }
 
+/// Agents outside the process (`exec:COMMAND`, `http://URL`): deadline and fallback.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RemoteArgs {
+    /// Milliseconds an agent outside the process (exec:, http://) has for each decision (default 2000).
+    #[arg(long, value_name = "MS")]
+    pub agent_timeout: Option<u64>,
+    /// Who decides when such an agent does not (no reply in time, a malformed reply, a crash): `pass`
+    /// (an empty submission, the default) or an agent of the engine's own, e.g. `random`.
+    #[arg(long, value_name = "AGENT")]
+    pub fallback: Option<String>,
+}
+
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, an evaluation the ruleset declares, exec:COMMAND or http://URL).
     #[arg(long)]
     pub p1: String,
     /// Agent of the second player (as --p1).
@@ -112,7 +126,9 @@ pub struct MatchArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, an evaluation the ruleset declares, exec:COMMAND or http://URL).
     #[arg(long)]
     pub p1: String,
     /// Agent of the second player (as --p1).
@@ -138,6 +154,8 @@ pub struct SimulateArgs {
 pub struct TournamentArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// The agents, each NAME[:key=value,...] (at least two, all different).
     #[arg(long, num_args = 1.., required = true, value_name = "AGENT")]
     pub agents: Vec<String>,
@@ -158,6 +176,8 @@ pub struct TournamentArgs {
 pub struct WatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Agent of the first player: NAME[:key=value,...].
     #[arg(long)]
     pub p1: String,
@@ -175,6 +195,8 @@ pub struct WatchArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// The agent you play against: NAME[:key=value,...].
     #[arg(long)]
     pub opponent: String,
