@@ -17,4 +17,5 @@ pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod script;
+pub mod server;
 pub mod simulate;

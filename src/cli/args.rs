@@ -37,6 +37,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Play against an agent in the terminal.
     Play(PlayArgs),
+    /// Serve matches over HTTP: remote seats play through the API, agent seats on the server.
+    Serve(ServeArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -223,4 +225,24 @@ pub enum ReplayCommand {
 pub struct ConformanceArgs {
     /// Folders of case files. Default: every rulesets/*/conformance/.
     pub dirs: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Allow an address other than loopback: anyone who reaches it can create and watch matches (read
+    /// the security notes in docs/agents.md first).
+    #[arg(long)]
+    pub public: bool,
+    /// Matches held at once, ongoing or finished (more is refused with 429).
+    #[arg(long, default_value_t = 1000)]
+    pub max_matches: usize,
+    /// Seconds after which a match nobody has touched is dropped, with its replay.
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    pub idle_timeout: u64,
+    /// Worker threads playing the matches (default: one per core, at least two).
+    #[arg(long)]
+    pub workers: Option<usize>,
 }
