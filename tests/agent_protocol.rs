@@ -461,3 +461,44 @@ fn the_process_check_tells_a_zombie_from_a_reaped_process() {
     child.wait().unwrap();
     assert!(support::process_gone(pid));
 }
+
+#[test]
+fn a_person_can_play_against_a_bot() {
+    let dir = scratch("agent_protocol", "play");
+    let out_file = dir.join("replay.json");
+    let exec = format!("exec:python3 {}", bot("random_bot.py"));
+    let mut child = support::command(&root())
+        .args([
+            "play",
+            "--ruleset",
+            "asg",
+            "--set",
+            "settings.turnCapPlies=4",
+            "--as",
+            "P2",
+        ])
+        .args([
+            "--opponent",
+            &exec,
+            "--out",
+            &out_file.display().to_string(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1\n1\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let r: Json = serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    // The bot (P1) moved first, with its rationale.
+    assert_eq!(r["submissions"][0]["player"], "P1");
+    assert_eq!(r["submissions"][0]["rationale"], "a random legal action");
+    verifies(&r);
+}

@@ -80,10 +80,15 @@ pub fn run(me: Sender<Job>, jobs: Receiver<Job>, games: Arc<GameCache>) {
         match job {
             Job::Create(req, reply) => {
                 let made = w.create(*req);
-                let drive = made.as_ref().ok().cloned();
-                let _ = reply.send(made);
-                if let Some(entry) = drive {
-                    let _ = w.me.send(Job::Drive(entry));
+                let entry = made.as_ref().ok().cloned();
+                let delivered = reply.send(made).is_ok();
+                if let Some(entry) = entry {
+                    if delivered {
+                        let _ = w.me.send(Job::Drive(entry));
+                    } else {
+                        // Nobody waits for it any more (the client went away): nobody will know its id.
+                        w.agents.remove(&entry.id);
+                    }
                 }
             }
             Job::Submit {
