@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use indexmap::IndexMap;
 use serde::Deserialize;
-use serde_json::{json, Map, Value as Json_};
+use serde_json::{json, Map, Value};
 use tokio::sync::oneshot;
 
 use super::error::ApiError;
@@ -27,7 +27,7 @@ pub const MAX_WAIT_MS: u64 = 30_000;
 const MAX_OVERRIDES: usize = 100;
 
 type Reg = State<Arc<Registry>>;
-type Answer = Result<Json<Json_>, ApiError>;
+type Answer = Result<Json<Value>, ApiError>;
 
 /// Every route, with the body limit.
 pub fn router(registry: Arc<Registry>) -> Router {
@@ -47,7 +47,7 @@ pub fn router(registry: Arc<Registry>) -> Router {
 }
 
 /// The body as JSON: 413 over the limit, 400 when it is not JSON.
-fn body_json(reg: &Registry, body: Result<Bytes, BytesRejection>) -> Result<Json_, ApiError> {
+fn body_json(reg: &Registry, body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
     let bytes = match body {
         Ok(b) => b,
         Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -93,8 +93,8 @@ async fn ask<T>(
         .map_err(|_| ApiError::internal("the server's worker stopped"))?
 }
 
-async fn rulesets(State(reg): Reg) -> Json<Json_> {
-    Json(Json_::Array(
+async fn rulesets(State(reg): Reg) -> Json<Value> {
+    Json(Value::Array(
         reg.catalogue.iter().map(|r| r.to_json()).collect(),
     ))
 }
@@ -106,14 +106,14 @@ struct NewMatch {
     ruleset: String,
     scenario: Option<String>,
     seed: Option<u64>,
-    set: Option<Map<String, Json_>>,
+    set: Option<Map<String, Value>>,
     seats: IndexMap<String, String>,
 }
 
 async fn create(
     State(reg): Reg,
     body: Result<Bytes, BytesRejection>,
-) -> Result<(StatusCode, Json<Json_>), ApiError> {
+) -> Result<(StatusCode, Json<Value>), ApiError> {
     let v = body_json(&reg, body)?;
     let req: NewMatch = serde_json::from_value(v).map_err(|e| {
         ApiError::bad_body(format!(
@@ -137,7 +137,7 @@ async fn create(
             )));
         }
     }
-    let set: Vec<(String, Json_)> = req.set.unwrap_or_default().into_iter().collect();
+    let set: Vec<(String, Value)> = req.set.unwrap_or_default().into_iter().collect();
     if set.len() > MAX_OVERRIDES || set.iter().any(|(k, _)| k.is_empty()) {
         return Err(ApiError::bad_body(format!(
             "`set` takes at most {MAX_OVERRIDES} overrides, each a dotted path to a value"
@@ -159,13 +159,13 @@ async fn create(
         now_ms: reg.now_ms(),
     };
     let entry = ask(&reg, worker, |tx| Job::Create(Box::new(request), tx)).await?;
-    let tokens: Map<String, Json_> = entry
+    let tokens: Map<String, Value> = entry
         .game()
         .players
         .iter()
         .zip(&entry.seats)
         .filter_map(|(p, s)| match s {
-            Seat::Remote(t) => Some((p.clone(), Json_::String(t.clone()))),
+            Seat::Remote(t) => Some((p.clone(), Value::String(t.clone()))),
             Seat::Agent(_) => None,
         })
         .collect();
@@ -214,8 +214,8 @@ async fn submit(
     let player = seat(&entry, &headers)?;
     let v = body_json(&reg, body)?;
     let actions = match v.get("actions") {
-        Some(Json_::Array(a)) if a.len() <= MAX_SUBMISSION => a.clone(),
-        Some(Json_::Array(_)) => {
+        Some(Value::Array(a)) if a.len() <= MAX_SUBMISSION => a.clone(),
+        Some(Value::Array(_)) => {
             return Err(ApiError::bad_body(format!(
                 "a submission holds at most {MAX_SUBMISSION} actions"
             )))
