@@ -1,7 +1,8 @@
 //! Every legal action of a position as a few blocks, from one enumeration walk: a single action, an
 //! action whose last integer parameter takes each value of a range, or one whose last cell parameter
 //! takes each cell of a bit set. Counting them is a sum and the k-th action is found without listing the
-//! others, which is all a uniform random pick needs. Arguments are kept in one flat buffer, so filling
+//! others, which is all a uniform random pick needs. A move to any neighbour with any amount of one range
+//! is one block of neighbours x amounts. Arguments are kept in one flat buffer, so filling
 //! the list again for the next position does not allocate.
 use crate::model::action::ArgList;
 use crate::model::{Action, Value};
@@ -14,6 +15,14 @@ enum Tail {
     Range(i64),
     /// Followed by each cell of the bit set at this offset of the bit buffer.
     Cells(u32),
+    /// Followed by each of `count` cells listed at this offset of the cell buffer, each followed by each
+    /// of `n` integers from `first` (cell-major, as enumeration visits them).
+    CellsRange {
+        at: u32,
+        count: u32,
+        first: i64,
+        n: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +41,7 @@ pub struct BlockList {
     args: Vec<Value>,
     bits: Vec<u64>,
     words: usize,
+    cells: Vec<u32>,
     total: u64,
 }
 
@@ -40,6 +50,7 @@ impl BlockList {
         self.heads.clear();
         self.args.clear();
         self.bits.clear();
+        self.cells.clear();
         self.total = 0;
     }
 
@@ -78,6 +89,31 @@ impl BlockList {
         self.head(kind, args, count, Tail::Cells(at));
     }
 
+    pub(crate) fn push_cells_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        cells: &[u32],
+        first: i64,
+        n: u64,
+    ) {
+        let at = self.cells.len() as u32;
+        self.cells.extend_from_slice(cells);
+        let count = cells.len() as u32;
+        let size = u64::from(count).saturating_mul(n);
+        self.head(
+            kind,
+            args,
+            size,
+            Tail::CellsRange {
+                at,
+                count,
+                first,
+                n,
+            },
+        );
+    }
+
     /// The `k`-th legal action (0-based), as listing them all would give it.
     pub fn get(&self, mut k: u64) -> Option<Action> {
         for h in &self.heads {
@@ -93,6 +129,19 @@ impl BlockList {
                 Tail::Cells(at) => {
                     let bits = &self.bits[at as usize..at as usize + self.words];
                     args.push(Value::Cell(nth_bit(bits, k)?));
+                }
+                Tail::CellsRange {
+                    at,
+                    count,
+                    first,
+                    n,
+                } => {
+                    let i = (k / n) as usize;
+                    if i >= count as usize {
+                        return None;
+                    }
+                    args.push(Value::Cell(self.cells[at as usize + i]));
+                    args.push(Value::Int(first + (k % n) as i64));
                 }
             }
             return Some(Action { kind: h.kind, args });

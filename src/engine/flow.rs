@@ -43,22 +43,25 @@ impl Machine<'_> {
     /// Resets the planning variables of cells, players and units to their initial values.
     fn reset_scratch(&mut self) {
         let (g, prog) = (self.game, self.prog);
-        if !prog.scratch_cells.is_empty() {
-            for c in 0..g.board.len() {
-                let row = &mut self.st.cell_vars[c * g.cell_slots..(c + 1) * g.cell_slots];
-                for &(slot, width, v) in &prog.scratch_cells {
-                    row[slot..slot + width].fill(v);
+        if !prog.scratch_cells.is_empty() && g.cell_slots > 0 {
+            for row in self.st.cell_vars.chunks_exact_mut(g.cell_slots) {
+                for &(slot, v) in &prog.scratch_cells {
+                    row[slot] = v;
                 }
             }
         }
-        for &(slot, _, v) in &prog.scratch_players {
-            for p in 0..g.players.len() {
-                self.st.player_vars[p * g.player_slots + slot] = v;
+        if !prog.scratch_players.is_empty() && g.player_slots > 0 {
+            for row in self.st.player_vars.chunks_exact_mut(g.player_slots) {
+                for &(slot, v) in &prog.scratch_players {
+                    row[slot] = v;
+                }
             }
         }
-        for &(slot, _, v) in &prog.scratch_units {
-            for u in 0..self.st.units.len() {
-                self.st.unit_vars[u * g.unit_slots + slot] = v;
+        if !prog.scratch_units.is_empty() && g.unit_slots > 0 {
+            for row in self.st.unit_vars.chunks_exact_mut(g.unit_slots) {
+                for &(slot, v) in &prog.scratch_units {
+                    row[slot] = v;
+                }
             }
         }
     }

@@ -103,10 +103,10 @@ pub struct Program {
     /// Per cell variable, its compiled per-cell initial expression.
     pub cell_initial: Vec<Option<Ev>>,
     pub initial_owner: Option<Ev>,
-    /// Planning variables reset every turn, as (slot, width, encoded initial value), per kind of entity.
-    pub scratch_cells: Vec<(usize, usize, i64)>,
-    pub scratch_players: Vec<(usize, usize, i64)>,
-    pub scratch_units: Vec<(usize, usize, i64)>,
+    /// Planning variables reset every turn, as (slot, encoded initial value), per kind of entity.
+    pub scratch_cells: Vec<(usize, i64)>,
+    pub scratch_players: Vec<(usize, i64)>,
+    pub scratch_units: Vec<(usize, i64)>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
@@ -184,13 +184,16 @@ impl Program {
             .map(|d| d.initial_expr.as_ref().map(|e| lw.ev(e)))
             .collect();
         let initial_owner = game.initial_owner.as_ref().map(|e| lw.ev(e));
-        let scratch = |decls: &[crate::ir::game::VarDecl]| -> Vec<(usize, usize, i64)> {
+        // One (slot, value) pair per slot, per-player variables spread over their slots, so a reset is a
+        // plain store per slot (a `fill` call per variable cost more than the stores themselves).
+        let scratch = |decls: &[crate::ir::game::VarDecl]| -> Vec<(usize, i64)> {
             decls
                 .iter()
                 .filter(|d| d.scratch)
-                .map(|d| {
+                .flat_map(|d| {
                     let width = if d.per_player { game.players.len() } else { 1 };
-                    (d.slot as usize, width, d.initial.encode())
+                    let v = d.initial.encode();
+                    (0..width).map(move |k| (d.slot as usize + k, v))
                 })
                 .collect()
         };
