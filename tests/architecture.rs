@@ -62,6 +62,13 @@ const GAME_WORDS: &[&str] = &[
     "high_ground",
     "forest",
     "terrain",
+    // The games shipped as data beyond the canonical three (issue 9).
+    "breakthrough",
+    "pawn",
+    "conquest",
+    "armies",
+    "blotto",
+    "battlefield",
 ];
 
 #[test]

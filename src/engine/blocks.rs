@@ -39,6 +39,8 @@ struct Head {
 pub struct BlockList {
     heads: Vec<Head>,
     args: Vec<Value>,
+    /// Items of list arguments (a list in `args` points into it).
+    items: Vec<i64>,
     bits: Vec<u64>,
     words: usize,
     cells: Vec<u32>,
@@ -49,6 +51,7 @@ impl BlockList {
     pub fn clear(&mut self) {
         self.heads.clear();
         self.args.clear();
+        self.items.clear();
         self.bits.clear();
         self.cells.clear();
         self.total = 0;
@@ -62,7 +65,15 @@ impl BlockList {
     fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
         let start = self.args.len() as u32;
         for i in 0..args.len() {
-            self.args.push(args.get(i));
+            match args.get(i) {
+                Value::List(..) => {
+                    let items = args.list(i);
+                    let s = self.items.len() as u32;
+                    self.items.extend_from_slice(items);
+                    self.args.push(Value::List(s, items.len() as u32));
+                }
+                v => self.args.push(v),
+            }
         }
         self.heads.push(Head {
             kind,
@@ -122,7 +133,10 @@ impl BlockList {
                 continue;
             }
             let start = h.args as usize;
-            let mut args = ArgList::from_slice(&self.args[start..start + h.len as usize]);
+            let mut args = ArgList::new();
+            for v in &self.args[start..start + h.len as usize] {
+                args.push_from(*v, &self.items);
+            }
             match h.tail {
                 Tail::One => {}
                 Tail::Range(first) => args.push(Value::Int(first + k as i64)),

@@ -77,6 +77,9 @@ impl Machine<'_> {
             Submission::Single => 1,
             _ => phase.budget,
         };
+        if !phase.stages.is_empty() {
+            self.enter_stage(0);
+        }
         let mut sig = Signals::default();
         match phase.order {
             Order::Alternating => {
@@ -113,10 +116,10 @@ impl Machine<'_> {
         let verdict = if trusted {
             // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
             for (p, v) in prog.actions[action.kind as usize].params.iter().zip(0..) {
-                self.rt.locals[p.slot] = action.args.get(v);
+                self.rt.locals[p.slot] = self.arg_value(&action.args, v)?;
             }
             Ok(())
-        } else if phase.actions.contains(&action.kind) {
+        } else if g.allowed_actions(self.st).contains(&action.kind) {
             self.check(action.kind, &action.args)?
         } else {
             Err("not_allowed_now".to_string())
@@ -135,6 +138,10 @@ impl Machine<'_> {
         self.run(&prog.actions[action.kind as usize].effects, &mut sig)?;
         self.check_victory(CheckPoint::AfterAction)?;
         if self.st.result.is_some() {
+            return Ok(Applied::Done);
+        }
+        if !phase.stages.is_empty() {
+            self.after_staged_action(spec.cost, sig)?;
             return Ok(Applied::Done);
         }
         match phase.submission {

@@ -45,7 +45,7 @@ fn too_many_actions() -> RunError {
 }
 
 /// What an enumeration does with the legal actions it finds. Each walk is compiled for its sink.
-trait Sink {
+pub(super) trait Sink {
     /// One legal action; false stops the walk.
     fn action(&mut self, kind: u16, args: &ArgList) -> R<bool>;
     /// `size` legal actions: `args` extended with each integer from `first`. `None` when the sink wants
@@ -248,7 +248,7 @@ impl Machine<'_> {
         }
         for (i, (p, cp)) in spec.params.iter().zip(&act.params).enumerate() {
             let v = if i < args.len() {
-                args.get(i)
+                self.arg_value(args, i)?
             } else {
                 Value::None
             };
@@ -256,6 +256,9 @@ impl Machine<'_> {
                 return Ok(Err(p.invalid.clone()));
             }
             self.rt.locals[cp.slot] = v;
+            if cp.ty == Ty::List && !self.split_ok(kind, i, v)? {
+                return Ok(Err(p.invalid.clone()));
+            }
             if cp.source_last {
                 if let Some(reason) = self.param_checks(kind, i, v)? {
                     return Ok(Err(reason));
@@ -532,6 +535,7 @@ impl Machine<'_> {
                     }
                 }
             }
+            Ty::List => return self.walk_split(act, p, i, args, sink),
             Ty::Int => {
                 if p.min.is_none() || p.max.is_none() {
                     return Ok(true);
@@ -703,7 +707,7 @@ impl Machine<'_> {
     /// tests already filtered it).
     #[inline]
     #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
-    fn visit<S: Sink>(
+    pub(super) fn visit<S: Sink>(
         &mut self,
         act: &CAction,
         p: &CParam,
@@ -760,7 +764,7 @@ impl Machine<'_> {
             };
             self.rt.bounds[*j] = (lo, hi);
         }
-        args.push(v);
+        args.push_from(v, &self.rt.lists);
         let r = self.walk(act, i + 1, args, sink);
         args.pop();
         r

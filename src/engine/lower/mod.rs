@@ -8,6 +8,7 @@
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
 mod expr;
+mod list;
 pub mod native;
 mod plan;
 mod set;
@@ -111,6 +112,8 @@ pub struct Program {
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
     pub natives: Vec<Option<native::CNative>>,
+    /// Per action and parameter, a `split` parameter's set and total (`engine::list`).
+    pub splits: Vec<Vec<Option<(CSet, Ev)>>>,
 }
 
 impl Program {
@@ -198,6 +201,16 @@ impl Program {
                 .collect()
         };
         let natives = lw.natives();
+        let splits = game
+            .actions
+            .iter()
+            .map(|a| {
+                a.params
+                    .iter()
+                    .map(|p| p.split.as_ref().map(|s| (lw.set(&s.over), lw.ev(&s.total))))
+                    .collect()
+            })
+            .collect();
         Arc::new(Program {
             options,
             actions,
@@ -209,10 +222,14 @@ impl Program {
             cell_initial,
             initial_owner,
             scratch_cells: scratch(&game.cell_vars),
-            scratch_players: scratch(&game.player_vars),
+            scratch_players: scratch(&game.player_vars)
+                .into_iter()
+                .chain(scratch(&game.game_vars))
+                .collect(),
             scratch_units: scratch(&game.unit_vars),
             fixed_sets: lw.fixed_sets,
             natives,
+            splits,
         })
     }
 }
