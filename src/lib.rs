@@ -18,4 +18,5 @@ pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod script;
+pub mod server;
 pub mod simulate;

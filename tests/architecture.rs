@@ -1,6 +1,7 @@
 //! Architecture invariants, stated as absences (rust-analyzer's habit): the engine names no game; only
-//! `script` imports rhai; only `cli` prints or exits; only `ruleset::load`, `replay` file readers,
-//! `experiment::store` and `cli` touch the filesystem; every source file says what it owns on its first line.
+//! `script` imports rhai; only `server` and `cli` import tokio and axum; only `cli` prints or exits; only
+//! `ruleset::load`, `replay` file readers, `experiment::store` and `cli` touch the filesystem; every source
+//! file says what it owns on its first line.
 use std::path::{Path, PathBuf};
 
 fn sources() -> Vec<(PathBuf, String)> {
@@ -121,6 +122,22 @@ fn only_the_script_module_imports_rhai() {
             !text.contains("rhai::") && !text.contains("use rhai"),
             "{r} uses rhai directly"
         );
+    }
+}
+
+#[test]
+fn only_the_server_and_the_cli_import_the_http_stack() {
+    for (path, text) in sources() {
+        let r = rel(&path);
+        if r.starts_with("src/server/") || r.starts_with("src/cli/") {
+            continue;
+        }
+        for needle in ["tokio::", "axum::", "use tokio", "use axum"] {
+            assert!(
+                !text.contains(needle),
+                "{r} uses {needle}: only src/server (and src/cli) may import the HTTP server stack"
+            );
+        }
     }
 }
 
@@ -268,6 +285,21 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine",
             "ruleset",
             "script",
+            "ir",
+            "model",
+            "board",
+            "rng",
+            "diagnostic",
+            "limits",
+        ],
+    ),
+    (
+        "server",
+        &[
+            "agents",
+            "replay",
+            "engine",
+            "ruleset",
             "ir",
             "model",
             "board",

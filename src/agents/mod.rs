@@ -4,10 +4,13 @@ pub mod greedy;
 pub mod mcts;
 pub mod minimax;
 pub mod random;
+pub mod remote;
 pub mod search;
 pub mod spec;
 
 pub use spec::AgentSpec;
+
+use serde_json::Value as Json;
 
 use crate::engine::{Applied, Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
@@ -31,6 +34,29 @@ pub trait Agent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError>;
+
+    /// What the last [`Agent::act`] handed in, when it is more than its actions encoded: an agent outside
+    /// the process hands in its reply as it came (actions the engine refused included, which replays must
+    /// repeat), with its rationale and any fault, as one or more submissions. Empty for agents that apply
+    /// their own actions (the default).
+    fn take_handed_in(&mut self) -> Vec<HandedIn> {
+        Vec::new()
+    }
+
+    /// The match is over: an agent outside the process is told the result and let go. Agents dropped
+    /// without it (a match that failed) are let go all the same.
+    fn finish(&mut self, _engine: &Engine, _m: &Match, _player: PlayerIdx) {}
+}
+
+/// One submission as an agent outside the process handed it in (see [`Agent::take_handed_in`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandedIn {
+    /// The actions in wire form, as handed in to the engine.
+    pub actions: Vec<Json>,
+    /// The reply's `rationale`, if any.
+    pub rationale: Option<String>,
+    /// Why the fallback agent decided instead of the agent, when it did.
+    pub fault: Option<remote::Fault>,
 }
 
 /// The agent called `name`, seeded from the match seed; `None` for an unknown name.

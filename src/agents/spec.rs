@@ -6,6 +6,7 @@ use super::greedy::GreedyAgent;
 use super::mcts::{MctsAgent, MctsConfig, Rollout};
 use super::minimax::{MinimaxAgent, MinimaxConfig};
 use super::random::{RandomAgent, RandomKindAgent};
+use super::remote::{RemoteAgent, RemoteOptions, Target};
 use super::Agent;
 use crate::diagnostic::closest;
 use crate::ir::game::Game;
@@ -30,6 +31,8 @@ enum Recipe {
     Eval(usize, String),
     Mcts(MctsConfig),
     Minimax(MinimaxConfig),
+    /// An agent outside the process (`exec:`, `http://`) with its deadline and fallback.
+    Remote(Target, RemoteOptions),
 }
 
 /// The keys each agent takes, with a line of documentation each (shown in usage errors).
@@ -117,8 +120,24 @@ fn eval_value(agent: &str, game: &Game, v: &str) -> Result<Option<usize>, String
 }
 
 impl AgentSpec {
-    /// Parses and checks `text` for `game`. The error is a one-line usage message.
+    /// Parses and checks `text` for `game`. The error is a one-line usage message. Agents outside the
+    /// process get the default deadline and fallback.
     pub fn new(text: &str, game: &Arc<Game>) -> Result<AgentSpec, String> {
+        Self::with_options(text, game, &RemoteOptions::default())
+    }
+
+    /// As [`AgentSpec::new`], agents outside the process getting `remote`'s deadline and fallback.
+    pub fn with_options(
+        text: &str,
+        game: &Arc<Game>,
+        remote: &RemoteOptions,
+    ) -> Result<AgentSpec, String> {
+        if let Some(target) = Target::parse(text) {
+            return Ok(AgentSpec {
+                text: text.trim().to_string(),
+                kind: Recipe::Remote(target?, remote.clone()),
+            });
+        }
         let (name, rest) = match text.split_once(':') {
             Some((n, r)) => (n, Some(r)),
             None => (text, None),
@@ -277,12 +296,24 @@ impl AgentSpec {
             )),
             Recipe::Mcts(c) => Box::new(MctsAgent::new(seed, player, c.clone())),
             Recipe::Minimax(c) => Box::new(MinimaxAgent::new(seed, player, c.clone())),
+            Recipe::Remote(target, options) => {
+                Box::new(RemoteAgent::new(&self.text, target, options, seed, player))
+            }
+        }
+    }
+
+    /// The command an `exec:` agent runs (its words), for checking that it exists.
+    pub fn command(&self) -> Option<&[String]> {
+        match &self.kind {
+            Recipe::Remote(Target::Exec(argv), _) => Some(argv),
+            _ => None,
         }
     }
 
     /// Whether two runs with the same seed make the same decisions (false for a time budget).
     pub fn reproducible(&self) -> bool {
         !matches!(&self.kind, Recipe::Mcts(c) if c.time_ms.is_some())
+            && !matches!(&self.kind, Recipe::Remote(..))
     }
 }
 

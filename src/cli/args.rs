@@ -37,6 +37,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Play against an agent in the terminal.
     Play(PlayArgs),
+    /// Serve matches over HTTP: remote seats play through the API, agent seats on the server.
+    Serve(ServeArgs),
     /// Parameter sweeps from a TOML file: run (all or one shard), merge shards.
     Experiment {
         #[command(subcommand)]
@@ -93,11 +95,25 @@ pub struct GameArgs {
     pub set: Vec<String>,
 }
 
+/// Agents outside the process (`exec:COMMAND`, `http://URL`): deadline and fallback.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RemoteArgs {
+    /// Milliseconds an agent outside the process (exec:, http://) has for each decision (default 2000).
+    #[arg(long, value_name = "MS")]
+    pub agent_timeout: Option<u64>,
+    /// Who decides when such an agent does not (no reply in time, a malformed reply, a crash): `pass`
+    /// (an empty submission, the default) or an agent of the engine's own, e.g. `random`.
+    #[arg(long, value_name = "AGENT")]
+    pub fallback: Option<String>,
+}
+
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, an evaluation the ruleset declares, exec:COMMAND or http://URL).
     #[arg(long)]
     pub p1: String,
     /// Agent of the second player (as --p1).
@@ -117,7 +133,9 @@ pub struct MatchArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, or an evaluation the ruleset declares).
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Agent of the first player: NAME[:key=value,...] (random, random_kind, greedy, mcts, minimax, an evaluation the ruleset declares, exec:COMMAND or http://URL).
     #[arg(long)]
     pub p1: String,
     /// Agent of the second player (as --p1).
@@ -143,6 +161,8 @@ pub struct SimulateArgs {
 pub struct TournamentArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// The agents, each NAME[:key=value,...] (at least two, all different).
     #[arg(long, num_args = 1.., required = true, value_name = "AGENT")]
     pub agents: Vec<String>,
@@ -163,6 +183,8 @@ pub struct TournamentArgs {
 pub struct WatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Agent of the first player: NAME[:key=value,...].
     #[arg(long)]
     pub p1: String,
@@ -180,6 +202,8 @@ pub struct WatchArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// The agent you play against: NAME[:key=value,...].
     #[arg(long)]
     pub opponent: String,
@@ -206,6 +230,26 @@ pub enum ReplayCommand {
 pub struct ConformanceArgs {
     /// Folders of case files. Default: every rulesets/*/conformance/.
     pub dirs: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Allow an address other than loopback: anyone who reaches it can create and watch matches (read
+    /// the security notes in docs/agents.md first).
+    #[arg(long)]
+    pub public: bool,
+    /// Matches held at once, ongoing or finished (more is refused with 429).
+    #[arg(long, default_value_t = 1000)]
+    pub max_matches: usize,
+    /// Seconds after which a match nobody has touched is dropped, with its replay.
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    pub idle_timeout: u64,
+    /// Worker threads playing the matches (default: one per core, at least two).
+    #[arg(long)]
+    pub workers: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]

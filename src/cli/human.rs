@@ -3,7 +3,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use super::args::PlayArgs;
-use super::game::{agent_spec, load_game};
+use super::game::{agent_spec_with, load_game, remote_options};
 use super::output::{fail, write_output};
 use super::watch::stdout_color;
 use super::{INVALID, OK, USAGE};
@@ -42,7 +42,9 @@ pub fn play(a: &PlayArgs) -> i32 {
             }
         },
     };
-    let spec = match agent_spec(&loaded, "--opponent", &a.opponent) {
+    let spec = match remote_options(&loaded, &a.remote)
+        .and_then(|r| agent_spec_with(&loaded, "--opponent", &a.opponent, &r))
+    {
         Ok(s) => s,
         Err(code) => return code,
     };

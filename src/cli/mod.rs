@@ -10,6 +10,7 @@ pub mod output;
 pub mod play;
 pub mod replay;
 pub mod run;
+pub mod serve;
 pub mod simulate;
 pub mod tournament;
 pub mod validate;
@@ -76,6 +77,7 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
         Command::Tournament(a) => tournament::tournament(&a),
         Command::Watch(a) => watch::watch(&a),
         Command::Play(a) => human::play(&a),
+        Command::Serve(a) => serve::serve(&a),
         Command::Experiment {
             command: ExperimentCommand::Run(a),
         } => experiment::run(&a),

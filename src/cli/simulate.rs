@@ -5,11 +5,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Map, Value as Json};
 
 use super::args::{Format, SimulateArgs};
-use super::game::{load_game, seat_names};
+use super::game::{load_game, remote_options, seat_specs};
 use super::output::{fail, json_text, stderr_is_terminal, write_output};
 use super::{INVALID, OK, USAGE};
 use crate::simulate::stats::{wilson, Z_95};
-use crate::simulate::{simulate as run_games, SimConfig, Summary};
+use crate::simulate::{simulate_specs, SimConfig, Summary};
 
 /// Error messages shown in text output before the rest are counted only.
 const SHOWN_ERRORS: usize = 10;
@@ -98,10 +98,13 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let agents = match seat_names(&loaded, &a.p1, &a.p2) {
-        Ok(n) => n,
+    let specs = match remote_options(&loaded, &a.remote)
+        .and_then(|r| seat_specs(&loaded, &a.p1, &a.p2, &r))
+    {
+        Ok(s) => s,
         Err(code) => return code,
     };
+    let agents: Vec<String> = specs.iter().map(|s| s.text.clone()).collect();
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -141,7 +144,7 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
         progress: bar.is_some().then_some(&tick as &(dyn Fn() + Sync)),
     };
     let started = Instant::now();
-    let result = run_games(&loaded.game, &cfg);
+    let result = simulate_specs(&loaded.game, &cfg, &specs);
     let seconds = started.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();

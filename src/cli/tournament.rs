@@ -6,11 +6,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value as Json};
 
 use super::args::{Format, TournamentArgs};
-use super::game::{agent_spec, load_game};
+use super::game::{agent_spec_with, load_game, remote_options};
 use super::output::{fail, json_text, stderr_is_terminal, write_output};
 use super::{INVALID, OK, USAGE};
 use crate::simulate::ratings::score_interval;
-use crate::simulate::{tournament as run_tournament, TournamentConfig, TournamentResult};
+use crate::simulate::{tournament_specs, TournamentConfig, TournamentResult};
 
 /// Error messages shown before the rest are counted only.
 const SHOWN_ERRORS: usize = 10;
@@ -130,9 +130,15 @@ pub fn tournament(a: &TournamentArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
+    let remote = match remote_options(&loaded, &a.remote) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut specs = Vec::new();
     for text in &a.agents {
-        if let Err(code) = agent_spec(&loaded, "--agents", text) {
-            return code;
+        match agent_spec_with(&loaded, "--agents", text, &remote) {
+            Ok(s) => specs.push(s),
+            Err(code) => return code,
         }
     }
     let jobs = a
@@ -170,7 +176,7 @@ pub fn tournament(a: &TournamentArgs) -> i32 {
         progress: bar.is_some().then_some(&tick as &(dyn Fn() + Sync)),
     };
     let started = Instant::now();
-    let result = run_tournament(&loaded.game, &cfg);
+    let result = tournament_specs(&loaded.game, &cfg, &specs);
     let seconds = started.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();

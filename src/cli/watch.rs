@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use super::args::WatchArgs;
-use super::game::{agent_spec, load_game, seat_names};
+use super::game::{load_game, remote_options, seat_specs};
 use super::output::fail;
 use super::{INVALID, OK};
 use crate::agents::Agent;
@@ -24,16 +24,17 @@ pub fn watch(a: &WatchArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    if let Err(code) = seat_names(&loaded, &a.p1, &a.p2) {
-        return code;
-    }
-    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
-    for (p, (flag, text)) in [("--p1", &a.p1), ("--p2", &a.p2)].into_iter().enumerate() {
-        match agent_spec(&loaded, flag, text) {
-            Ok(spec) => seats.push(spec.build(a.seed, p as u8)),
-            Err(code) => return code,
-        }
-    }
+    let specs = match remote_options(&loaded, &a.remote)
+        .and_then(|r| seat_specs(&loaded, &a.p1, &a.p2, &r))
+    {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut seats: Vec<Box<dyn Agent>> = specs
+        .iter()
+        .enumerate()
+        .map(|(p, spec)| spec.build(a.seed, p as u8))
+        .collect();
     let game = loaded.game.clone();
     let mut engine = match Engine::new(game.clone()) {
         Ok(e) => e,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use super::text;
-use crate::agents::{Agent, AgentSpec, Mark};
+use crate::agents::{Agent, AgentSpec, HandedIn, Mark};
 use crate::engine::{wire, Applied, Engine, Match, RunError};
 use crate::ir::game::Game;
 use crate::ir::game::Submission;
@@ -57,6 +57,10 @@ pub struct Session {
     /// The numbered actions last shown.
     legal: Vec<Action>,
     steps: usize,
+    /// Decisions an agent outside the process failed to make (the replay's `faults`).
+    faults: Vec<Json>,
+    /// Whether the agent has been told the game is over.
+    finished: bool,
 }
 
 const HELP: &str = "\
@@ -101,6 +105,8 @@ impl Session {
             view: None,
             legal: Vec::new(),
             steps: 0,
+            faults: Vec::new(),
+            finished: false,
         };
         let mut out = format!(
             "You are {} ({}); {} plays {}. Type `help` for help.\n",
@@ -132,12 +138,14 @@ impl Session {
 
     /// The replay of the game so far.
     pub fn replay(&self) -> Replay {
-        Replay::new(
+        let mut r = Replay::new(
             &self.engine,
             &self.m,
             self.submissions.clone(),
             self.events.clone(),
-        )
+        );
+        r.faults = self.faults.clone();
+        r
     }
 
     /// Stops: a turn of several actions already begun on the match is handed in as it stands (orders
@@ -241,19 +249,30 @@ impl Session {
                 self.engine.settle_stuck(&mut self.m, p)?;
                 events.extend(self.engine.take_log());
             }
-            let wire: Vec<Json> = actions
-                .iter()
-                .map(|a| wire::encode(&self.game, &self.m.state, a))
-                .collect();
-            out.push_str(&self.agent_played(p, &wire));
-            self.submissions.push(SubmissionRecord {
-                player: self.game.players[p as usize].clone(),
-                actions: wire,
-            });
+            let mut handed = self.agent.take_handed_in();
+            if handed.is_empty() {
+                handed.push(HandedIn {
+                    actions: actions
+                        .iter()
+                        .map(|a| wire::encode(&self.game, &self.m.state, a))
+                        .collect(),
+                    rationale: None,
+                    fault: None,
+                });
+            }
+            for h in handed {
+                out.push_str(&self.agent_played(p, &h.actions));
+                self.record_agent(p, h);
+            }
             self.events.extend(events.iter().cloned());
             out.push_str(&self.frame(&events));
         }
         if self.m.state.is_over() {
+            if !self.finished {
+                self.finished = true;
+                let other = if self.human == 0 { 1 } else { 0 };
+                self.agent.finish(&self.engine, &self.m, other);
+            }
             return Ok(out);
         }
         // The person is due: a new submission, and in an orders phase its copy of the turn start.
@@ -271,10 +290,8 @@ impl Session {
                     .map_err(|e| RunError::new(e.to_string()))?;
                 let events = self.engine.take_log();
                 out.push_str("You have no legal action.\n");
-                self.submissions.push(SubmissionRecord {
-                    player: name,
-                    actions: Vec::new(),
-                });
+                self.submissions
+                    .push(SubmissionRecord::new(name, Vec::new()));
                 self.events.extend(events.iter().cloned());
                 self.mark = None;
                 out.push_str(&self.frame(&events));
@@ -296,12 +313,25 @@ impl Session {
         format!("{who} played: {}\n", acts.join("; "))
     }
 
+    /// Records a submission of the agent's (with its fault, if it had one).
+    fn record_agent(&mut self, p: PlayerIdx, h: HandedIn) {
+        let name = self.game.players[p as usize].clone();
+        if let Some(f) = &h.fault {
+            self.faults.push(f.record(&name, self.submissions.len()));
+        }
+        self.submissions.push(SubmissionRecord {
+            player: name,
+            actions: h.actions,
+            rationale: h.rationale,
+        });
+    }
+
     /// Records the person's finished submission.
     fn finish_submission(&mut self) {
-        self.submissions.push(SubmissionRecord {
-            player: self.game.players[self.human as usize].clone(),
-            actions: std::mem::take(&mut self.pending),
-        });
+        self.submissions.push(SubmissionRecord::new(
+            self.game.players[self.human as usize].clone(),
+            std::mem::take(&mut self.pending),
+        ));
         self.mark = None;
         self.view = None;
     }
@@ -314,39 +344,48 @@ impl Session {
         self.view = None;
         self.mark = None;
         let start = self.m.clone();
-        let mut seats: Vec<(PlayerIdx, Vec<Json>)> = Vec::new();
+        let mut seats: Vec<(PlayerIdx, HandedIn)> = Vec::new();
         for p in self.engine.due(&self.m) {
+            let plain = |actions| HandedIn {
+                actions,
+                rationale: None,
+                fault: None,
+            };
             if p == self.human {
-                seats.push((p, orders.clone()));
+                seats.push((p, plain(orders.clone())));
             } else {
                 let mut copy = start.clone();
                 let decided = self.agent.act(&mut self.engine, &mut copy, p);
                 // What the copy logged is not the match's.
                 self.engine.take_log();
                 let acts = decided?;
-                let wire: Vec<Json> = acts
-                    .iter()
-                    .map(|a| wire::encode(&self.game, &copy.state, a))
-                    .collect();
-                seats.push((p, wire));
+                let handed = self.agent.take_handed_in();
+                if handed.is_empty() {
+                    let wire: Vec<Json> = acts
+                        .iter()
+                        .map(|a| wire::encode(&self.game, &copy.state, a))
+                        .collect();
+                    seats.push((p, plain(wire)));
+                }
+                seats.extend(handed.into_iter().map(|h| (p, h)));
             }
         }
         let mut events = Vec::new();
-        for (p, wire) in seats {
+        for (p, h) in seats {
             let name = self.game.players[p as usize].clone();
             if !self.m.state.is_due(p) {
                 continue;
             }
             self.engine
-                .submit(&mut self.m, &name, &wire)
+                .submit(&mut self.m, &name, &h.actions)
                 .map_err(|e| RunError::new(format!("handing in {name}'s orders: {e}")))?;
             if p != self.human {
-                out.push_str(&self.agent_played(p, &wire));
+                out.push_str(&self.agent_played(p, &h.actions));
+                self.record_agent(p, h);
+            } else {
+                self.submissions
+                    .push(SubmissionRecord::new(name, h.actions));
             }
-            self.submissions.push(SubmissionRecord {
-                player: name,
-                actions: wire,
-            });
             events.extend(self.engine.take_log());
         }
         self.events.extend(events.iter().cloned());

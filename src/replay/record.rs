@@ -17,6 +17,20 @@ pub const VERSION: u64 = 1;
 pub struct SubmissionRecord {
     pub player: String,
     pub actions: Vec<Json>,
+    /// Why, in the words of an agent outside the process (the `rationale` of its reply); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rationale: Option<String>,
+}
+
+impl SubmissionRecord {
+    /// A submission without a rationale.
+    pub fn new(player: String, actions: Vec<Json>) -> Self {
+        SubmissionRecord {
+            player,
+            actions,
+            rationale: None,
+        }
+    }
 }
 
 /// Which ruleset a replay was played with.
@@ -70,6 +84,10 @@ pub struct Replay {
     pub state: Json,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Json>,
+    /// Decisions an agent outside the process failed to make (`{"player", "decision", "kind", "detail"}`,
+    /// INTERFACE.md section 10); absent when there were none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Json>,
 }
 
 impl Replay {
@@ -98,6 +116,7 @@ impl Replay {
             result: ResultRecord::of(g, &m.state),
             state: engine.state_json(m),
             legal: None,
+            faults: Vec::new(),
         }
     }
 

@@ -34,10 +34,7 @@ pub fn run_script(script: &MatchScript, with_legal: bool) -> Result<Replay, Fail
             return Err(Failure::invalid(vec![d]));
         }
         events.extend(engine.take_log());
-        submissions.push(SubmissionRecord {
-            player: s.player.clone(),
-            actions: s.actions.clone(),
-        });
+        submissions.push(SubmissionRecord::new(s.player.clone(), s.actions.clone()));
     }
     let mut replay = Replay::new(&engine, &m, submissions, events);
     if with_legal {

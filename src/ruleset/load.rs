@@ -52,7 +52,7 @@ pub fn set_search_roots(roots: Vec<PathBuf>) {
 }
 
 /// Folders searched for bare ruleset names: the current directory, then the installed project.
-fn roots() -> Vec<PathBuf> {
+pub fn roots() -> Vec<PathBuf> {
     let mut r = vec![PathBuf::from(".")];
     if let Some(extra) = SEARCH_ROOTS.get() {
         r.extend(extra.iter().cloned());

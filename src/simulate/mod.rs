@@ -10,6 +10,6 @@ pub mod summary;
 pub mod tournament;
 
 pub use play::{play_match, play_match_observed, PlayOptions, Played, Step};
-pub use pool::{simulate, SimConfig, MAX_GAMES};
+pub use pool::{simulate, simulate_specs, SimConfig, MAX_GAMES};
 pub use summary::Summary;
-pub use tournament::{tournament, TournamentConfig, TournamentResult};
+pub use tournament::{tournament, tournament_specs, TournamentConfig, TournamentResult};

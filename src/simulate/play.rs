@@ -3,7 +3,7 @@
 use serde_json::Value as Json;
 
 use super::check::check_submission;
-use crate::agents::Agent;
+use crate::agents::{Agent, HandedIn};
 use crate::engine::{wire, Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
 use crate::replay::{Replay, SubmissionRecord};
@@ -28,17 +28,21 @@ pub struct Played {
     pub events: Vec<Json>,
     /// Problems found by the per-step checks.
     pub failures: Vec<String>,
+    /// Decisions an agent outside the process failed to make (the replay's `faults`).
+    pub faults: Vec<Json>,
 }
 
 impl Played {
     /// The replay of this match (meaningful when it was recorded).
     pub fn replay(&self, engine: &Engine) -> Replay {
-        Replay::new(
+        let mut r = Replay::new(
             engine,
             &self.m,
             self.submissions.clone(),
             self.events.clone(),
-        )
+        );
+        r.faults = self.faults.clone();
+        r
     }
 }
 
@@ -51,16 +55,30 @@ fn hand_in_from(
     view: &mut Match,
     m: &mut Match,
     player: PlayerIdx,
-) -> Result<Vec<Action>, RunError> {
+) -> Result<(Vec<Action>, Vec<HandedIn>), RunError> {
     let decided = agent.act(engine, view, player);
     // Whatever the copy logged is not the match's: the live match logs the orders when they arrive.
     engine.take_log();
     let actions = decided?;
+    let mut handed = agent.take_handed_in();
     let name = engine.game.players[player as usize].clone();
-    engine
-        .submit_actions(m, &name, &actions)
-        .map_err(|e| RunError::new(format!("handing in {name}'s orders: {e}")))?;
-    Ok(actions)
+    let refused = |e| RunError::new(format!("handing in {name}'s orders: {e}"));
+    if handed.is_empty() {
+        engine.submit_actions(m, &name, &actions).map_err(refused)?;
+    } else {
+        // An agent outside the process: its submissions as they came (what it handed in once the orders
+        // were in never reached the copy either).
+        let mut kept = 0;
+        for h in &handed {
+            if !m.state.is_due(player) || m.state.is_over() {
+                break;
+            }
+            engine.submit(m, &name, &h.actions).map_err(refused)?;
+            kept += 1;
+        }
+        handed.truncate(kept);
+    }
+    Ok((actions, handed))
 }
 
 /// One submission as it happened, for an observer (`arbiter watch`).
@@ -108,7 +126,10 @@ pub fn play_match_observed(
         submissions: Vec::new(),
         events: engine.take_log(),
         failures: Vec::new(),
+        faults: Vec::new(),
     };
+    // Submissions handed in so far (a fault names the decision by its submission's index).
+    let mut decisions = 0usize;
     let (mut count, mut applied) = (0, 0);
     // The position as the current simultaneous turn began, once its first player has been asked, and the
     // copy of it a later player decides on (both kept across turns so copying reuses their memory).
@@ -130,8 +151,9 @@ pub fn play_match_observed(
         let first_event = played.events.len();
         let (ply, due) = (m.state.ply, m.state.due);
         let agent = agents[p as usize].as_mut();
-        let actions = if game.phase(&m.state).submission != Submission::Orders {
-            agent.act(engine, &mut m, p)?
+        let (actions, handed) = if game.phase(&m.state).submission != Submission::Orders {
+            let actions = agent.act(engine, &mut m, p)?;
+            (actions, agent.take_handed_in())
         } else if let Some(start) = turn_start.as_ref().filter(|s| s.state.ply == m.state.ply) {
             if opts.record {
                 played.events.extend(engine.take_log());
@@ -141,9 +163,12 @@ pub fn play_match_observed(
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
             copy_into(&mut turn_start, &m);
-            agent.act(engine, &mut m, p)?
+            let actions = agent.act(engine, &mut m, p)?;
+            (actions, agent.take_handed_in())
         };
-        applied += actions.len();
+        applied += actions
+            .len()
+            .max(handed.iter().map(|h| h.actions.len()).sum());
         if applied > MAX_ACTIONS {
             return Err(RunError::new(format!(
                 "no result after {MAX_ACTIONS} actions: the most an agent-driven match may take (docs/limits.md); does the game have a rule that ends it?"
@@ -154,7 +179,12 @@ pub fn play_match_observed(
         }
         // Unit ids never change and units are never removed, so the state after the submission encodes
         // its actions as the state before each one would.
-        let wire_actions: Vec<Json> = if opts.record || opts.check {
+        let wire_actions: Vec<Json> = if !handed.is_empty() {
+            handed
+                .iter()
+                .flat_map(|h| h.actions.iter().cloned())
+                .collect()
+        } else if opts.record || opts.check {
             actions
                 .iter()
                 .map(|a| wire::encode(&game, &m.state, a))
@@ -162,7 +192,9 @@ pub fn play_match_observed(
         } else {
             Vec::new()
         };
-        if let Some(before) = before {
+        // What an agent outside the process handed in may hold refused actions: nothing to check step
+        // by step there, the engine checked each one as it arrived.
+        if let Some(before) = before.filter(|_| handed.is_empty()) {
             // The log was just emptied, so switching it off and on again loses nothing.
             engine.set_logging(false);
             check_submission(engine, before, p, &wire_actions, &m, &mut played.failures)?;
@@ -187,12 +219,31 @@ pub fn play_match_observed(
             actions: &wire_actions,
             events: &played.events[first_event.min(played.events.len())..],
         });
-        if opts.record {
-            played.submissions.push(SubmissionRecord {
-                player: game.players[p as usize].clone(),
-                actions: wire_actions,
-            });
+        let name = &game.players[p as usize];
+        if handed.is_empty() {
+            if opts.record {
+                played
+                    .submissions
+                    .push(SubmissionRecord::new(name.clone(), wire_actions));
+            }
+            decisions += 1;
         }
+        for h in handed {
+            if let Some(f) = &h.fault {
+                played.faults.push(f.record(name, decisions));
+            }
+            if opts.record {
+                played.submissions.push(SubmissionRecord {
+                    player: name.clone(),
+                    actions: h.actions,
+                    rationale: h.rationale,
+                });
+            }
+            decisions += 1;
+        }
+    }
+    for (p, agent) in agents.iter_mut().enumerate() {
+        agent.finish(engine, &m, p as PlayerIdx);
     }
     played.m = m;
     Ok(played)

@@ -85,6 +85,23 @@ pub fn simulate(game: &Arc<Game>, cfg: &SimConfig) -> Result<Summary, String> {
         .iter()
         .map(|a| AgentSpec::new(a, game))
         .collect::<Result<Vec<_>, _>>()?;
+    simulate_specs(game, cfg, &specs)
+}
+
+/// [`simulate`] with the agents given as checked specs (`cfg.agents` is not read): agents outside the
+/// process with a deadline and fallback of their own, say.
+pub fn simulate_specs(
+    game: &Arc<Game>,
+    cfg: &SimConfig,
+    specs: &[AgentSpec],
+) -> Result<Summary, String> {
+    if specs.len() != game.players.len() {
+        return Err(format!(
+            "{} agents given for {} players",
+            specs.len(),
+            game.players.len()
+        ));
+    }
     let seats: Vec<&AgentSpec> = specs.iter().collect();
     let pool = worker_pool(cfg.jobs)?;
     if cfg.games > MAX_GAMES {

@@ -87,6 +87,18 @@ pub fn tournament(game: &Arc<Game>, cfg: &TournamentConfig) -> Result<Tournament
         .iter()
         .map(|a| AgentSpec::new(a, game))
         .collect::<Result<Vec<_>, _>>()?;
+    tournament_specs(game, cfg, &specs)
+}
+
+/// [`tournament`] with the agents given as checked specs (`cfg.agents` is not read).
+pub fn tournament_specs(
+    game: &Arc<Game>,
+    cfg: &TournamentConfig,
+    specs: &[AgentSpec],
+) -> Result<TournamentResult, String> {
+    if specs.len() < 2 {
+        return Err("a tournament needs at least two agents".into());
+    }
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|t| t.text == s.text) {
             return Err(format!(

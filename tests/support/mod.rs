@@ -61,3 +61,39 @@ pub fn deep<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
         .join()
         .expect("no panic")
 }
+
+/// A process a test started in the background: killed and reaped when dropped, so none outlives its test.
+pub struct Background {
+    pub child: std::process::Child,
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `cmd` with its stdout piped and returns it with the first line it prints (a server's address,
+/// say), without the line end. Panics if it prints nothing.
+pub fn start_with_first_line(mut cmd: Command) -> (Background, String) {
+    use std::io::BufRead;
+    cmd.stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("the process starts");
+    let out = child.stdout.take().expect("piped stdout");
+    let bg = Background { child };
+    let mut line = String::new();
+    std::io::BufReader::new(out)
+        .read_line(&mut line)
+        .expect("a first line");
+    assert!(!line.is_empty(), "the process printed nothing");
+    (bg, line.trim_end().to_string())
+}
+
+/// Whether process `pid` is gone for good: not running and not a zombie waiting to be reaped.
+#[cfg(unix)]
+pub fn process_gone(pid: u32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks that the process exists; it touches no memory.
+    let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
