@@ -143,13 +143,14 @@ impl Engine {
 
     /// A new match: the scenario's position, then the first turn started (its hooks run and are logged).
     pub fn start(&mut self, seed: u64) -> Result<Match, RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let mut m = Match {
             state: game.initial.clone(),
             rng: Rng::new(game.rng, seed),
             seed,
         };
-        Self::machine(&game, &prog, &mut self.rt, &mut m, 0).start()?;
+        Self::machine(game, prog, rt, &mut m, 0).start()?;
         Ok(m)
     }
 
@@ -170,13 +171,10 @@ impl Engine {
         if m.state.is_over() || !m.state.is_due(player) {
             return Ok(None);
         }
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let kinds = game.allowed_actions(&m.state);
-        f(
-            &mut Self::machine(&game, &prog, &mut self.rt, m, player),
-            kinds,
-        )
-        .map(Some)
+        f(&mut Self::machine(game, prog, rt, m, player), kinds).map(Some)
     }
 
     /// Every legal action for `player` now (empty when the player is not due).
@@ -249,9 +247,10 @@ impl Engine {
         if !m.state.is_due(player) {
             return Ok(Applied::Invalid("not_due".into()));
         }
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
-        Self::machine(&game, &prog, &mut self.rt, m, player).apply(player, a, &echo, false)
+        Self::machine(game, prog, rt, m, player).apply(player, a, &echo, false)
     }
 
     /// Applies an action that enumeration listed for `player` in this very state, without checking it
@@ -262,15 +261,17 @@ impl Engine {
         player: PlayerIdx,
         a: &Action,
     ) -> Result<Applied, RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
-        Self::machine(&game, &prog, &mut self.rt, m, player).apply(player, a, &echo, true)
+        Self::machine(game, prog, rt, m, player).apply(player, a, &echo, true)
     }
 
     /// Ends `player`'s submission (batch turns end; simultaneous turns resolve when all are in).
     pub fn end_submission(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
-        Self::machine(&game, &prog, &mut self.rt, m, player).end_submission(player)
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
+        Self::machine(game, prog, rt, m, player).end_submission(player)
     }
 
     /// Calls script function `name` for `player` on match `m`, as a rule expression calling it would
@@ -304,25 +305,27 @@ impl Engine {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<f64, RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let Some(e) = prog.evaluations.get(k) else {
             return Ok(0.0);
         };
-        let v = e(&mut Self::machine(&game, &prog, &mut self.rt, m, player))?;
+        let v = e(&mut Self::machine(game, prog, rt, m, player))?;
         Ok(v.as_f64().unwrap_or(0.0))
     }
 
     /// Invariants that do not hold: declared checks and variable bounds.
     pub fn broken_invariants(&mut self, m: &mut Match) -> Result<Vec<String>, RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let mut broken = Vec::new();
-        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, 0);
+        let mut mm = Self::machine(game, prog, rt, m, 0);
         for (inv, check) in game.invariants.iter().zip(&prog.invariants) {
             if !check(&mut mm)? {
                 broken.push(inv.message.clone());
             }
         }
-        state_json::check_bounds(&game, &m.state, &mut broken);
+        state_json::check_bounds(game, &m.state, &mut broken);
         if !m.state.bits_agree(game.players.len()) {
             broken.push("the owner and occupancy bit sets disagree with the cells".to_string());
         }
