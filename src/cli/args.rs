@@ -37,6 +37,10 @@ pub enum Command {
     Watch(WatchArgs),
     /// Play against an agent in the terminal.
     Play(PlayArgs),
+    /// Write a replay as one self-contained HTML page: the board at every step, events, each player's view.
+    View(ViewArgs),
+    /// Write SVG charts of `simulate --format json` outputs and experiment folders as one HTML page.
+    Report(ReportArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -201,4 +205,25 @@ pub enum ReplayCommand {
 pub struct ConformanceArgs {
     /// Folders of case files. Default: every rulesets/*/conformance/.
     pub dirs: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// The replay file (output of `run`, `match` or `play --out`).
+    pub replay: PathBuf,
+    /// Write the page here (`-` for stdout). Default: beside the replay, its name ending in .html.
+    #[arg(short = 'o', long = "out", value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Outputs of `simulate --format json` and experiment folders (holding results.jsonl) or
+    /// results.jsonl files, in the order they are shown.
+    #[arg(required = true, value_name = "DIR|FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Write the page here (`-` for stdout). Default: report.html in the first folder given, else beside
+    /// the first file, its name ending in .html.
+    #[arg(short = 'o', long = "out", value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
 }

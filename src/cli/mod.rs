@@ -8,10 +8,12 @@ pub mod human;
 pub mod output;
 pub mod play;
 pub mod replay;
+pub mod report;
 pub mod run;
 pub mod simulate;
 pub mod tournament;
 pub mod validate;
+pub mod view;
 pub mod watch;
 
 use std::ffi::OsString;
@@ -75,5 +77,7 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
         Command::Tournament(a) => tournament::tournament(&a),
         Command::Watch(a) => watch::watch(&a),
         Command::Play(a) => human::play(&a),
+        Command::View(a) => view::view(&a),
+        Command::Report(a) => report::report(&a),
     }
 }
