@@ -136,6 +136,9 @@ pub struct SimulateArgs {
     /// Check every step: listed actions apply, enumeration agrees with counting, invariants hold.
     #[arg(long)]
     pub check: bool,
+    /// Also write the results as an HTML page of charts (as `arbiter report` draws them).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -7,6 +7,7 @@ pub mod events;
 pub mod graph;
 pub mod grid;
 pub mod html;
+pub mod report;
 pub mod style;
 pub mod view;
 
