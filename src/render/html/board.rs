@@ -1,6 +1,7 @@
 //! The board as inline SVG, drawn at the start position: edges, headings, and one group per cell (its
-//! outline coloured by owner, its label, its id as a tooltip and under graph nodes). The page's script
-//! later changes only the outline's class and the label's text.
+//! outline coloured by owner, its label, its id as a tooltip and under graph nodes). A grid's cells all
+//! `<use>` one outline defined once, which keeps large boards small. The page's script later changes
+//! only the outline's class and the label's text.
 use super::escape::{html, num};
 use super::frames::Shown;
 use super::layout::{Layout, Shape};
@@ -27,6 +28,21 @@ pub fn svg(g: &Game, lay: &Layout, cells: &[Shown], font: f64) -> String {
         w = num(lay.width),
         h = num(lay.height)
     );
+    // The outline grid cells share, if they share one.
+    let shared = match lay.cells.first().map(|p| &p.shape) {
+        Some(Shape::Polygon(pts)) if lay.cells.iter().all(|p| &p.shape == &lay.cells[0].shape) => {
+            let points: Vec<String> = pts
+                .iter()
+                .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+                .collect();
+            out.push_str(&format!(
+                "<defs><polygon id=\"outline\" points=\"{}\"/></defs>\n",
+                points.join(" ")
+            ));
+            true
+        }
+        _ => false,
+    };
     if !lay.edges.is_empty() {
         out.push_str("<g class=\"edges\">");
         for &(a, b) in &lay.edges {
@@ -65,10 +81,16 @@ pub fn svg(g: &Game, lay: &Layout, cells: &[Shown], font: f64) -> String {
         let text = shown.map_or(String::new(), |s| html(&s.text));
         let (cx, cy) = place.centre;
         let outline = match &place.shape {
+            Shape::Polygon(_) if shared => format!(
+                "<use class=\"shape {}\" href=\"#outline\" x=\"{}\" y=\"{}\"/>",
+                seat_class("o", owner),
+                num(cx),
+                num(cy)
+            ),
             Shape::Polygon(pts) => {
                 let points: Vec<String> = pts
                     .iter()
-                    .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+                    .map(|(x, y)| format!("{},{}", num(cx + x), num(cy + y)))
                     .collect();
                 format!(
                     "<polygon class=\"shape {}\" points=\"{}\"/>",
@@ -85,7 +107,7 @@ pub fn svg(g: &Game, lay: &Layout, cells: &[Shown], font: f64) -> String {
             ),
         };
         out.push_str(&format!(
-            "<g class=\"cell\" data-i=\"{i}\"><title>{id}</title>{outline}<text class=\"label {}\" x=\"{}\" y=\"{}\">{text}</text>",
+            "<g class=\"cell\"><title>{id}</title>{outline}<text class=\"label {}\" x=\"{}\" y=\"{}\">{text}</text>",
             seat_class("t", tint),
             num(cx),
             num(cy)

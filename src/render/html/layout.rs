@@ -8,7 +8,7 @@ use crate::ir::game::Game;
 /// The outline of one cell.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    /// Corner points, in order.
+    /// Corner points relative to the centre, in order (the same for every cell of a grid).
     Polygon(Vec<(f64, f64)>),
     Circle {
         r: f64,
@@ -98,18 +98,9 @@ fn grid(g: &Game, hex: Option<HexLayout>) -> Layout {
         }
     };
     let cells: Vec<Place> = (0..w * h)
-        .map(|c| {
-            let (cx, cy) = centre(c / w, c % w);
-            let shape = match &shape {
-                Shape::Polygon(pts) => {
-                    Shape::Polygon(pts.iter().map(|(x, y)| (cx + x, cy + y)).collect())
-                }
-                s => s.clone(),
-            };
-            Place {
-                centre: (cx, cy),
-                shape,
-            }
+        .map(|c| Place {
+            centre: centre(c / w, c % w),
+            shape: shape.clone(),
         })
         .collect();
     let mut headings = Vec::new();
