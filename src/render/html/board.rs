@@ -30,7 +30,7 @@ pub fn svg(g: &Game, lay: &Layout, cells: &[Shown], font: f64) -> String {
     );
     // The outline grid cells share, if they share one.
     let shared = match lay.cells.first().map(|p| &p.shape) {
-        Some(Shape::Polygon(pts)) if lay.cells.iter().all(|p| &p.shape == &lay.cells[0].shape) => {
+        Some(Shape::Polygon(pts)) if lay.cells.iter().all(|p| p.shape == lay.cells[0].shape) => {
             let points: Vec<String> = pts
                 .iter()
                 .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
