@@ -112,6 +112,8 @@
   // #step=N (or #step=last) opens the page at that step.
   var wanted = /^#step=(\d+|last)$/.exec(location.hash);
   show(wanted ? (wanted[1] === 'last' ? steps.length - 1 : Number(wanted[1])) : 0, 0);
+  // Milliseconds from navigation to the first step drawn (frames rebuilt, board shown).
+  var readyMs = Math.round(performance.now());
 
   if (location.hash === '#selftest') {
     var signature = function () {
@@ -148,6 +150,7 @@
     }
     viewButtons[0].click();
     out.errors = window.arbiterErrors.slice();
+    out.ready_ms = readyMs;
     out.ms = Math.round(performance.now());
     var box = $('selftest');
     box.textContent = JSON.stringify(out);

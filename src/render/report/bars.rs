@@ -133,7 +133,7 @@ pub fn stacked_chart(title: &str, categories: &[String], rows: &[StackRow]) -> S
     let mut body = percent_grid(x0, x1, TOP, bottom);
     for (i, r) in rows.iter().enumerate() {
         let y = TOP + i as f64 * ROW;
-        let total: u64 = r.parts.iter().map(|p| p.1).sum();
+        let total = r.parts.iter().fold(0u64, |a, p| a.saturating_add(p.1));
         body.push_str(&text(
             LABEL,
             y + 14.0,

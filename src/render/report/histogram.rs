@@ -45,7 +45,7 @@ pub fn bins(lengths: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
 /// A histogram titled `title` of `lengths`.
 pub fn histogram(title: &str, lengths: &[(i64, u64)]) -> String {
     let b = bins(lengths);
-    let total: u64 = b.iter().map(|x| x.2).sum();
+    let total = b.iter().fold(0u64, |a, x| a.saturating_add(x.2));
     let top_share = b
         .iter()
         .map(|x| x.2 as f64 / total.max(1) as f64)

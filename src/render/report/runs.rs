@@ -178,7 +178,7 @@ fn reasons(v: Option<&Json>) -> Result<Vec<(String, u64)>, String> {
 }
 
 fn check(run: &Run) -> Result<(), String> {
-    let total: u64 = run.wins.iter().sum::<u64>() + run.draws;
+    let total = run.wins.iter().fold(run.draws, |a, w| a.saturating_add(*w));
     if total > run.games {
         return Err(format!("{} wins and draws in {} games", total, run.games));
     }
@@ -330,5 +330,12 @@ mod tests {
         assert!(parse("r.jsonl", "{\"cell\": {}}\nnot json\n")
             .unwrap_err()
             .contains("r.jsonl:1"));
+        let huge = format!(
+            "{{\"games\": 1, \"wins\": {{\"A\": {m}, \"B\": {m}}}, \"draws\": {m}}}",
+            m = u64::MAX
+        );
+        assert!(parse("h", &huge)
+            .unwrap_err()
+            .contains("wins and draws in 1 games"));
     }
 }
