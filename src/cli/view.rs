@@ -1,14 +1,12 @@
 //! `arbiter view REPLAY [-o FILE.html]`: re-runs the replay (it must verify) and writes the viewer page
 //! with the position after every submission, by default beside the replay.
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::args::ViewArgs;
 use super::output::{fail, print_diagnostics, write_output};
 use super::{INVALID, OK, USAGE};
-use crate::ir::game::Game;
 use crate::play::text::short;
-use crate::render::html::{viewer, MatchInfo, Position};
+use crate::render::html::{viewer_of, Encoder, MatchInfo, Position};
 use crate::replay::{verify_observed, VerifyError};
 use crate::ruleset::load::read_source;
 
@@ -60,17 +58,19 @@ pub fn view(a: &ViewArgs) -> i32 {
         Ok(v) => v,
         Err(e) => return fail(INVALID, format!("{} is not JSON: {e}", a.replay.display())),
     };
-    let mut game: Option<Arc<Game>> = None;
-    let mut positions = Vec::new();
+    // The game comes with the first position; each position is encoded as it comes and dropped.
+    let mut frames: Option<Encoder> = None;
     let verified = verify_observed(&json, &mut |o| {
-        let g = game.get_or_insert_with(|| o.engine.game.clone());
+        let g = &o.engine.game;
         let submitted = o.submission.map(|s| {
             (
                 s.player.clone(),
                 s.actions.iter().map(|w| short(g, w)).collect(),
             )
         });
-        positions.push(Position::capture(o.engine, o.m, submitted, o.events));
+        frames
+            .get_or_insert_with(|| Encoder::new(g.clone()))
+            .push(&Position::capture(o.engine, o.m, submitted, o.events));
     });
     match verified {
         Ok(()) => {}
@@ -88,12 +88,13 @@ pub fn view(a: &ViewArgs) -> i32 {
             )
         }
     }
-    let Some(game) = game else {
+    let Some(frames) = frames else {
         return fail(
             INVALID,
             format!("{}: the replay has no positions", a.replay.display()),
         );
     };
+    let game = frames.game().clone();
     let info = MatchInfo {
         title: format!(
             "{}, {}, seed {}",
@@ -103,8 +104,8 @@ pub fn view(a: &ViewArgs) -> i32 {
         ),
         result: result_words(&json),
     };
-    let page = viewer(&game, &info, &positions);
+    let what = format!("{} steps", frames.len().saturating_sub(1));
+    let page = viewer_of(&game, &info, frames.finish());
     let out = a.out.clone().unwrap_or_else(|| beside(&a.replay));
-    let what = format!("{} steps", positions.len() - 1);
     write_page(&out, &page, &what)
 }

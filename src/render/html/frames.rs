@@ -2,6 +2,8 @@
 //! lines for the whole board and for each player's view, each written only where it changed since the
 //! previous step, and a player's view that equals the whole board written as `0`. The page rebuilds
 //! full frames from it once, on load.
+use std::sync::Arc;
+
 use serde_json::{json, Value as Json};
 
 use super::position::Position;
@@ -72,25 +74,42 @@ pub struct Encoded {
 /// One view of one step in full: every cell, and the players' lines.
 type Frame = (Vec<Shown>, Vec<String>);
 
-/// Encodes `positions` (the start first).
-pub fn encode(g: &Game, positions: &[Position]) -> Encoded {
-    let views = 1 + g.players.len();
-    let mut prev: Vec<Option<Frame>> = vec![None; views];
-    let mut steps = Vec::with_capacity(positions.len());
-    let mut first = Vec::new();
-    let mut widest = 1;
-    for (k, p) in positions.iter().enumerate() {
-        let mut encoded = Vec::with_capacity(views);
+/// Encodes positions one at a time as a re-run produces them, keeping only the last frame of each view,
+/// so a long replay never holds every position's states at once.
+pub struct Encoder {
+    g: Arc<Game>,
+    prev: Vec<Option<Frame>>,
+    steps: Vec<Json>,
+    first: Vec<Shown>,
+    widest: usize,
+}
+
+impl Encoder {
+    pub fn new(g: Arc<Game>) -> Self {
+        Encoder {
+            prev: vec![None; 1 + g.players.len()],
+            g,
+            steps: Vec::new(),
+            first: Vec::new(),
+            widest: 1,
+        }
+    }
+
+    /// Adds the next position (the start first).
+    pub fn push(&mut self, p: &Position) {
+        let g = &*self.g;
+        let mut encoded = Vec::with_capacity(self.prev.len());
         let mut whole: Option<Frame> = None;
-        for (v, before) in prev.iter_mut().enumerate() {
+        let start = self.steps.is_empty();
+        for (v, before) in self.prev.iter_mut().enumerate() {
             // A position without a player's view shows that player the whole board.
             let state = p.views.get(v).or(p.views.first()).unwrap_or(&Json::Null);
             let now: Frame = (shown(g, state), player_lines(g, state));
-            widest = now
+            self.widest = now
                 .0
                 .iter()
                 .map(|s| s.text.chars().count())
-                .fold(widest, usize::max);
+                .fold(self.widest, usize::max);
             if v > 0 && whole.as_ref() == Some(&now) {
                 encoded.push(json!(0));
             } else {
@@ -103,8 +122,8 @@ pub fn encode(g: &Game, positions: &[Position]) -> Encoded {
                 ));
             }
             if v == 0 {
-                if k == 0 {
-                    first = now.0.clone();
+                if start {
+                    self.first = now.0.clone();
                 }
                 whole = Some(now.clone());
             }
@@ -115,7 +134,7 @@ pub fn encode(g: &Game, positions: &[Position]) -> Encoded {
             None => (Json::Null, json!([])),
         };
         let events: Vec<String> = p.events.iter().map(describe).collect();
-        steps.push(json!({
+        self.steps.push(json!({
             "who": who,
             "a": actions,
             "s": p.status,
@@ -124,9 +143,34 @@ pub fn encode(g: &Game, positions: &[Position]) -> Encoded {
             "v": encoded,
         }));
     }
-    Encoded {
-        steps: Json::Array(steps),
-        first,
-        widest,
+
+    pub fn game(&self) -> &Arc<Game> {
+        &self.g
     }
+
+    /// How many positions were added.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    pub fn finish(self) -> Encoded {
+        Encoded {
+            steps: Json::Array(self.steps),
+            first: self.first,
+            widest: self.widest,
+        }
+    }
+}
+
+/// Encodes `positions` (the start first).
+pub fn encode(g: &Arc<Game>, positions: &[Position]) -> Encoded {
+    let mut e = Encoder::new(g.clone());
+    for p in positions {
+        e.push(p);
+    }
+    e.finish()
 }

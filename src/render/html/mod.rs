@@ -8,5 +8,6 @@ pub mod page;
 pub mod position;
 pub mod viewer;
 
+pub use frames::Encoder;
 pub use position::Position;
-pub use viewer::{viewer, MatchInfo};
+pub use viewer::{viewer, viewer_of, MatchInfo};

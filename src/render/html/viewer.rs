@@ -1,11 +1,13 @@
 //! `arbiter view`'s page: the board drawn as SVG at the start, the steps of the match as compact JSON,
 //! and the script that steps through them (buttons, slider, arrow keys) and switches between the whole
 //! board and each player's view.
+use std::sync::Arc;
+
 use serde_json::json;
 
 use super::board::{font_size, seat_class, svg};
 use super::escape::{html, script_json};
-use super::frames::encode;
+use super::frames::{encode, Encoded};
 use super::layout::layout;
 use super::page::page;
 use super::position::Position;
@@ -23,12 +25,16 @@ const SCRIPT: &str = include_str!("viewer.js");
 const CSS: &str = include_str!("viewer.css");
 
 /// The whole page for `positions` (the start first) of a match of `g`.
-pub fn viewer(g: &Game, info: &MatchInfo, positions: &[Position]) -> String {
+pub fn viewer(g: &Arc<Game>, info: &MatchInfo, positions: &[Position]) -> String {
+    viewer_of(g, info, encode(g, positions))
+}
+
+/// The whole page for positions already encoded (`frames::Encoder`, for long replays).
+pub fn viewer_of(g: &Game, info: &MatchInfo, enc: Encoded) -> String {
     let lay = layout(g);
-    let enc = encode(g, positions);
     let font = font_size(lay.room, enc.widest);
     let board = svg(g, &lay, &enc.first, font);
-    let last = positions.len().saturating_sub(1);
+    let last = enc.steps.as_array().map_or(0, Vec::len).saturating_sub(1);
     let mut views = vec!["whole board".to_string()];
     views.extend(g.players.iter().map(|p| format!("{p}'s view")));
     let data = json!({
