@@ -8,6 +8,7 @@ pub mod board;
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
+pub mod experiment;
 pub mod ir;
 pub mod limits;
 pub mod model;

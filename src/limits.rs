@@ -6,7 +6,7 @@
 /// Largest file Arbiter reads (ruleset, scenario, script, match script, replay, conformance case,
 /// `arbiter.toml`): 16 MiB. Checked before reading. Parsing YAML or JSON with spans takes about 90 bytes
 /// of memory per byte of input, so this bounds one file at about 1.5 GB; the largest shipped file is
-/// 112 KB. Breach: diagnostic `io::too_large` (exit 2, like any file that cannot be read).
+/// 190 KB. Breach: diagnostic `io::too_large` (exit 2, like any file that cannot be read).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Most cells a board may have: 65,536 (a 256 x 256 grid). A replay's final state lists every cell
@@ -35,3 +35,9 @@ pub const MAX_WALK: u64 = 1_000_000;
 /// Most legal actions one listing may hold (`run --legal`, the greedy agent, `legal` in a replay).
 /// The random agent counts and picks without listing, so it is not limited.
 pub const MAX_LISTED_ACTIONS: usize = 1_000_000;
+
+/// Longest list one expression may make (`roll(n, sides)`, a list literal) and most items the lists of one
+/// evaluation may hold together: 10,000 and 1,000,000. Lists are dice pools and allocations; a breach is a
+/// run error naming the list.
+pub const MAX_LIST_LEN: usize = 10_000;
+pub const MAX_LIST_STORE: usize = 1_000_000;

@@ -8,8 +8,8 @@
 //!   players and table rows, a missing argument, another action kind with the same parameter types, and
 //!   arbitrary actions) is accepted by `Engine::apply` if and only if `Engine::legal` lists it, and no
 //!   candidate, listed or not, makes `apply` fail with a run error.
-//! - `listing_counting_blocks_and_picking_agree`: `count_legal`, `legal`, `legal_blocks` (expanded) and
-//!   `nth_legal` give the same actions in the same order; `nth_legal` past the end gives none.
+//! - `listing_counting_blocks_and_picking_agree`: `count_legal`, `legal`, `legal_blocks` (expanded),
+//!   `block_list` and `nth_legal` give the same actions in the same order; past the end gives none.
 //! - `replays_and_clones_give_identical_bytes`: the submissions of the random play, handed in again
 //!   through `Engine::submit` in a fresh match, give the same state JSON and event log, byte for byte;
 //!   and a clone of the match taken at the position, given the same next actions as the original, logs
@@ -395,12 +395,22 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
         } else {
             (0..32).map(|_| rng.below(n)).chain([0, n - 1]).collect()
         };
+        let mut list = arbiter::engine::blocks::BlockList::default();
+        engine.block_list(m, p, &mut list).map_err(fail)?;
+        prop_assert_eq!(list.total(), n, "block_list against count_legal");
+        prop_assert!(list.get(n).is_none(), "block_list past the end");
         for k in picks {
             let nth = engine.nth_legal(m, p, k).map_err(fail)?;
             prop_assert_eq!(
                 nth.as_ref().map(key),
                 Some(key(&listed[k as usize])),
                 "nth_legal({})",
+                k
+            );
+            prop_assert_eq!(
+                list.get(k).as_ref().map(key),
+                Some(key(&listed[k as usize])),
+                "block_list get({})",
                 k
             );
         }

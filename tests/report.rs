@@ -165,3 +165,40 @@ fn mistakes_in_inputs_are_messages() {
     let o = arbiter_in(&dir, &["report"]);
     assert_eq!(code(&o), 2, "an input is required");
 }
+
+/// The real thing: `arbiter experiment run` writes a folder, `arbiter report` charts it (its sweep, and
+/// the ruleset named by the folder's manifest).
+#[test]
+fn reports_what_experiment_run_writes() {
+    let dir = scratch("report", "experiment_run");
+    std::fs::write(
+        dir.join("sweep.toml"),
+        "ruleset = \"asg\"\ngames = 20\nseed = 3\nagents = [[\"greedy\", \"random\"], [\"random\", \"greedy\"]]\n\
+         [grid]\n\"settings.turnCapPlies\" = [4, 40]\n",
+    )
+    .unwrap();
+    let mut c = support::command(&root());
+    let o = c
+        .args([
+            "experiment",
+            "run",
+            &dir.join("sweep.toml").display().to_string(),
+            "--out",
+            &dir.join("out").display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = arbiter_in(&dir, &["report", "out"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let page = std::fs::read_to_string(dir.join("out/report.html")).unwrap();
+    assert!(
+        page.contains("Balance report: asg"),
+        "the manifest names the ruleset"
+    );
+    assert_eq!(page.matches("<tr><td>").count(), 4, "2 values x 2 seatings");
+    assert!(
+        page.contains("<h3>turnCapPlies</h3>"),
+        "the sweep is charted"
+    );
+}

@@ -84,19 +84,6 @@ fn recruits_never_take_a_living_units_id() {
 }
 
 #[test]
-fn elimination_without_units_is_refused() {
-    let err = validate_fixture_with(
-        "elimination",
-        "victory:\n",
-        "victory:\n  - kind: elimination\n    reason: eliminated\n",
-    );
-    assert!(
-        err.contains("ruleset::victory") && err.contains("needs units"),
-        "{err}"
-    );
-}
-
-#[test]
 fn a_core_tag_on_text_of_another_type_is_reported_not_dropped() {
     let dir = scratch("silent_mistakes", "tags");
     for (name, text) in [

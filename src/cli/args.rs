@@ -41,6 +41,11 @@ pub enum Command {
     View(ViewArgs),
     /// Write SVG charts of `simulate --format json` outputs and experiment folders as one HTML page.
     Report(ReportArgs),
+    /// Parameter sweeps from a TOML file: run (all or one shard), merge shards.
+    Experiment {
+        #[command(subcommand)]
+        command: ExperimentCommand,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -229,4 +234,42 @@ pub struct ReportArgs {
     /// the first file, its name ending in .html.
     #[arg(short = 'o', long = "out", value_name = "FILE.html")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExperimentCommand {
+    /// Run every cell of an experiment file (or one shard of the work) into a results directory; a rerun
+    /// into the same directory skips the games already played.
+    Run(ExperimentRunArgs),
+    /// Combine the results directories of shards into the results of the whole experiment.
+    Merge(ExperimentMergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExperimentRunArgs {
+    /// The experiment file (TOML, docs/experiments.md).
+    pub file: PathBuf,
+    /// The results directory (default: FILE's name without .toml, in the current directory, with
+    /// `.shard-I-of-N` added for a shard).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Run only the I-th of N exact parts of the work (1 <= I <= N); merge the parts with `experiment merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Only validate every cell and say what would run (cells, games, digest); nothing is played or written.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ExperimentMergeArgs {
+    /// The shards' results directories.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where the merged results go (a new or empty directory).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: PathBuf,
 }

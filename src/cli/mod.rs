@@ -3,6 +3,7 @@
 pub mod args;
 mod config;
 pub mod conformance;
+pub mod experiment;
 pub mod game;
 pub mod human;
 pub mod output;
@@ -20,7 +21,7 @@ use std::ffi::OsString;
 
 use clap::Parser;
 
-use args::{Cli, Command, ReplayCommand};
+use args::{Cli, Command, ExperimentCommand, ReplayCommand};
 
 /// Stack of the thread every command runs on.
 pub const MAIN_STACK: usize = 64 << 20;
@@ -79,5 +80,11 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
         Command::Play(a) => human::play(&a),
         Command::View(a) => view::view(&a),
         Command::Report(a) => report::report(&a),
+        Command::Experiment {
+            command: ExperimentCommand::Run(a),
+        } => experiment::run(&a),
+        Command::Experiment {
+            command: ExperimentCommand::Merge(a),
+        } => experiment::merge(&a),
     }
 }

@@ -14,6 +14,16 @@ use crate::render::report::{parse, report as report_page, runs::from_simulate, R
 /// The file an experiment folder keeps its results in (INTERFACE.md section 13).
 const RESULTS: &str = "results.jsonl";
 
+/// The ruleset id an experiment folder's `manifest.json` names (`experiment.ruleset.id`), if any: results
+/// lines do not carry it.
+fn manifest_ruleset(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("manifest.json")).ok()?;
+    let v: Json = serde_json::from_str(&text).ok()?;
+    v["experiment"]["ruleset"]["id"]
+        .as_str()
+        .map(str::to_string)
+}
+
 /// Where the page goes without `-o`: `report.html` in the first folder, else beside the first file.
 fn default_out(first: &Path) -> PathBuf {
     if first.is_dir() {
@@ -27,6 +37,11 @@ pub fn report(a: &ReportArgs) -> i32 {
     let mut runs: Vec<Run> = Vec::new();
     let mut names = Vec::new();
     for input in &a.inputs {
+        let ruleset = if input.is_dir() {
+            manifest_ruleset(input)
+        } else {
+            input.parent().and_then(manifest_ruleset)
+        };
         let file = if input.is_dir() {
             let f = input.join(RESULTS);
             if !f.is_file() {
@@ -47,7 +62,12 @@ pub fn report(a: &ReportArgs) -> i32 {
             Err(e) => return fail(USAGE, format!("cannot read {}: {e}", file.display())),
         };
         match parse(&file.display().to_string(), &text) {
-            Ok(r) => runs.extend(r),
+            Ok(r) => runs.extend(r.into_iter().map(|mut run| {
+                if run.ruleset.is_none() {
+                    run.ruleset.clone_from(&ruleset);
+                }
+                run
+            })),
             Err(e) => return fail(INVALID, e),
         }
         names.push(input.display().to_string());

@@ -1,7 +1,8 @@
 //! Every legal action of a position as a few blocks, from one enumeration walk: a single action, an
 //! action whose last integer parameter takes each value of a range, or one whose last cell parameter
 //! takes each cell of a bit set. Counting them is a sum and the k-th action is found without listing the
-//! others, which is all a uniform random pick needs. Arguments are kept in one flat buffer, so filling
+//! others, which is all a uniform random pick needs. A move to any neighbour with any amount of one range
+//! is one block of neighbours x amounts. Arguments are kept in one flat buffer, so filling
 //! the list again for the next position does not allocate.
 use crate::model::action::ArgList;
 use crate::model::{Action, Value};
@@ -14,6 +15,14 @@ enum Tail {
     Range(i64),
     /// Followed by each cell of the bit set at this offset of the bit buffer.
     Cells(u32),
+    /// Followed by each of `count` cells listed at this offset of the cell buffer, each followed by each
+    /// of `n` integers from `first` (cell-major, as enumeration visits them).
+    CellsRange {
+        at: u32,
+        count: u32,
+        first: i64,
+        n: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -30,8 +39,11 @@ struct Head {
 pub struct BlockList {
     heads: Vec<Head>,
     args: Vec<Value>,
+    /// Items of list arguments (a list in `args` points into it).
+    items: Vec<i64>,
     bits: Vec<u64>,
     words: usize,
+    cells: Vec<u32>,
     total: u64,
 }
 
@@ -39,7 +51,9 @@ impl BlockList {
     pub fn clear(&mut self) {
         self.heads.clear();
         self.args.clear();
+        self.items.clear();
         self.bits.clear();
+        self.cells.clear();
         self.total = 0;
     }
 
@@ -51,7 +65,15 @@ impl BlockList {
     fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
         let start = self.args.len() as u32;
         for i in 0..args.len() {
-            self.args.push(args.get(i));
+            match args.get(i) {
+                Value::List(..) => {
+                    let items = args.list(i);
+                    let s = self.items.len() as u32;
+                    self.items.extend_from_slice(items);
+                    self.args.push(Value::List(s, items.len() as u32));
+                }
+                v => self.args.push(v),
+            }
         }
         self.heads.push(Head {
             kind,
@@ -78,6 +100,31 @@ impl BlockList {
         self.head(kind, args, count, Tail::Cells(at));
     }
 
+    pub(crate) fn push_cells_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        cells: &[u32],
+        first: i64,
+        n: u64,
+    ) {
+        let at = self.cells.len() as u32;
+        self.cells.extend_from_slice(cells);
+        let count = cells.len() as u32;
+        let size = u64::from(count).saturating_mul(n);
+        self.head(
+            kind,
+            args,
+            size,
+            Tail::CellsRange {
+                at,
+                count,
+                first,
+                n,
+            },
+        );
+    }
+
     /// The `k`-th legal action (0-based), as listing them all would give it.
     pub fn get(&self, mut k: u64) -> Option<Action> {
         for h in &self.heads {
@@ -86,13 +133,29 @@ impl BlockList {
                 continue;
             }
             let start = h.args as usize;
-            let mut args = ArgList::from_slice(&self.args[start..start + h.len as usize]);
+            let mut args = ArgList::new();
+            for v in &self.args[start..start + h.len as usize] {
+                args.push_from(*v, &self.items);
+            }
             match h.tail {
                 Tail::One => {}
                 Tail::Range(first) => args.push(Value::Int(first + k as i64)),
                 Tail::Cells(at) => {
                     let bits = &self.bits[at as usize..at as usize + self.words];
                     args.push(Value::Cell(nth_bit(bits, k)?));
+                }
+                Tail::CellsRange {
+                    at,
+                    count,
+                    first,
+                    n,
+                } => {
+                    let i = (k / n) as usize;
+                    if i >= count as usize {
+                        return None;
+                    }
+                    args.push(Value::Cell(self.cells[at as usize + i]));
+                    args.push(Value::Int(first + (k % n) as i64));
                 }
             }
             return Some(Action { kind: h.kind, args });

@@ -49,7 +49,10 @@ impl Machine<'_> {
 
     /// A value as JSON for events and state output.
     pub fn to_json(&self, v: Value) -> Json {
-        value_json(self.game, self.st, v)
+        match v {
+            Value::List(..) => Json::from(self.list_items(v)),
+            _ => value_json(self.game, self.st, v),
+        }
     }
 }
 
@@ -68,5 +71,7 @@ pub fn value_json(g: &crate::ir::game::Game, st: &crate::model::MatchState, v: V
             .map_or(Json::Null, |u| Json::String(u.id.to_string())),
         Value::Player(p) => Json::String(g.players[p as usize].clone()),
         Value::Row(t, r) => Json::String(g.tables[t as usize].keys[r as usize].clone()),
+        // A list's items are in the store of the evaluation that made it (see `Machine::to_json`).
+        Value::List(..) => Json::Null,
     }
 }

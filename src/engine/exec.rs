@@ -16,6 +16,8 @@ type R<T> = Result<T, RunError>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Signals {
     pub end_turn: bool,
+    /// A stage move asked for: to the next stage (`Some(None)`) or to the named one (its symbol).
+    pub stage: Option<Option<u32>>,
 }
 
 impl Machine<'_> {
@@ -98,6 +100,7 @@ impl Machine<'_> {
             }
             CStmt::Draw(reason) => self.finish(None, reason, Vec::new()),
             CStmt::EndTurn => sig.end_turn = true,
+            CStmt::Stage(s) => sig.stage = Some(*s),
             CStmt::CreateUnit {
                 kind,
                 owner,

@@ -43,22 +43,25 @@ impl Machine<'_> {
     /// Resets the planning variables of cells, players and units to their initial values.
     fn reset_scratch(&mut self) {
         let (g, prog) = (self.game, self.prog);
-        if !prog.scratch_cells.is_empty() {
-            for c in 0..g.board.len() {
-                let row = &mut self.st.cell_vars[c * g.cell_slots..(c + 1) * g.cell_slots];
-                for &(slot, width, v) in &prog.scratch_cells {
-                    row[slot..slot + width].fill(v);
+        if !prog.scratch_cells.is_empty() && g.cell_slots > 0 {
+            for row in self.st.cell_vars.chunks_exact_mut(g.cell_slots) {
+                for &(slot, v) in &prog.scratch_cells {
+                    row[slot] = v;
                 }
             }
         }
-        for &(slot, _, v) in &prog.scratch_players {
-            for p in 0..g.players.len() {
-                self.st.player_vars[p * g.player_slots + slot] = v;
+        if !prog.scratch_players.is_empty() && g.player_slots > 0 {
+            for row in self.st.player_vars.chunks_exact_mut(g.player_slots) {
+                for &(slot, v) in &prog.scratch_players {
+                    row[slot] = v;
+                }
             }
         }
-        for &(slot, _, v) in &prog.scratch_units {
-            for u in 0..self.st.units.len() {
-                self.st.unit_vars[u * g.unit_slots + slot] = v;
+        if !prog.scratch_units.is_empty() && g.unit_slots > 0 {
+            for row in self.st.unit_vars.chunks_exact_mut(g.unit_slots) {
+                for &(slot, v) in &prog.scratch_units {
+                    row[slot] = v;
+                }
             }
         }
     }
@@ -74,6 +77,9 @@ impl Machine<'_> {
             Submission::Single => 1,
             _ => phase.budget,
         };
+        if !phase.stages.is_empty() {
+            self.enter_stage(0);
+        }
         let mut sig = Signals::default();
         match phase.order {
             Order::Alternating => {
@@ -110,10 +116,10 @@ impl Machine<'_> {
         let verdict = if trusted {
             // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
             for (p, v) in prog.actions[action.kind as usize].params.iter().zip(0..) {
-                self.rt.locals[p.slot] = action.args.get(v);
+                self.rt.locals[p.slot] = self.arg_value(&action.args, v)?;
             }
             Ok(())
-        } else if phase.actions.contains(&action.kind) {
+        } else if g.allowed_actions(self.st).contains(&action.kind) {
             self.check(action.kind, &action.args)?
         } else {
             Err("not_allowed_now".to_string())
@@ -132,6 +138,10 @@ impl Machine<'_> {
         self.run(&prog.actions[action.kind as usize].effects, &mut sig)?;
         self.check_victory(CheckPoint::AfterAction)?;
         if self.st.result.is_some() {
+            return Ok(Applied::Done);
+        }
+        if !phase.stages.is_empty() {
+            self.after_staged_action(spec.cost, sig)?;
             return Ok(Applied::Done);
         }
         match phase.submission {

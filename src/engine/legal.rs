@@ -45,7 +45,7 @@ fn too_many_actions() -> RunError {
 }
 
 /// What an enumeration does with the legal actions it finds. Each walk is compiled for its sink.
-trait Sink {
+pub(super) trait Sink {
     /// One legal action; false stops the walk.
     fn action(&mut self, kind: u16, args: &ArgList) -> R<bool>;
     /// `size` legal actions: `args` extended with each integer from `first`. `None` when the sink wants
@@ -58,6 +58,18 @@ trait Sink {
     /// `count` legal actions: `args` extended with each cell whose bit is set, in board order.
     fn cells(&mut self, _kind: u16, _args: &ArgList, _bits: &[u64], _count: u64) -> R<bool> {
         unreachable!("only sinks that take cells are given cells")
+    }
+    /// `cells.len() * size` legal actions: `args` extended with each of `cells`, each followed by each
+    /// integer of `size` from `first`. `None` when the sink wants them one at a time.
+    fn cells_range(
+        &mut self,
+        _kind: u16,
+        _args: &ArgList,
+        _cells: &[u32],
+        _first: i64,
+        _size: u64,
+    ) -> Option<R<bool>> {
+        None
     }
 }
 
@@ -94,6 +106,19 @@ impl Sink for Count {
     fn cells(&mut self, _: u16, _: &ArgList, _: &[u64], count: u64) -> R<bool> {
         self.0 = self.0.saturating_add(count);
         Ok(true)
+    }
+    fn cells_range(
+        &mut self,
+        _: u16,
+        _: &ArgList,
+        cells: &[u32],
+        _: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        self.0 = self
+            .0
+            .saturating_add((cells.len() as u64).saturating_mul(size));
+        Some(Ok(true))
     }
 }
 
@@ -136,6 +161,25 @@ impl Sink for Pick {
         self.0 -= count;
         Ok(true)
     }
+    fn cells_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        cells: &[u32],
+        first: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        let total = (cells.len() as u64).saturating_mul(size);
+        if self.0 < total {
+            let mut a = args.clone();
+            a.push(Value::Cell(cells[(self.0 / size) as usize]));
+            a.push(Value::Int(first + (self.0 % size) as i64));
+            self.1 = Some(Action { kind, args: a });
+            return Some(Ok(false));
+        }
+        self.0 -= total;
+        Some(Ok(true))
+    }
 }
 
 impl Sink for BlockList {
@@ -153,6 +197,19 @@ impl Sink for BlockList {
     fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
         self.push_cells(kind, args, bits, count);
         Ok(true)
+    }
+    fn cells_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        cells: &[u32],
+        first: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        if !cells.is_empty() {
+            self.push_cells_range(kind, args, cells, first, size);
+        }
+        Some(Ok(true))
     }
 }
 
@@ -191,7 +248,7 @@ impl Machine<'_> {
         }
         for (i, (p, cp)) in spec.params.iter().zip(&act.params).enumerate() {
             let v = if i < args.len() {
-                args.get(i)
+                self.arg_value(args, i)?
             } else {
                 Value::None
             };
@@ -199,6 +256,9 @@ impl Machine<'_> {
                 return Ok(Err(p.invalid.clone()));
             }
             self.rt.locals[cp.slot] = v;
+            if cp.ty == Ty::List && !self.split_ok(kind, i, v)? {
+                return Ok(Err(p.invalid.clone()));
+            }
             if cp.source_last {
                 if let Some(reason) = self.param_checks(kind, i, v)? {
                     return Ok(Err(reason));
@@ -361,6 +421,11 @@ impl Machine<'_> {
                 return Ok(r);
             }
         }
+        if p.product_block {
+            if let Some(r) = self.walk_product(act, p, i, args, sink)? {
+                return r;
+            }
+        }
         if let Some(set) = &p.source {
             // Plain neighbour sets are walked in place: no buffer, no filter pass.
             if let (CSource::Neighbours(c), None) = (&set.source, &set.filter) {
@@ -417,6 +482,9 @@ impl Machine<'_> {
                             while bits != 0 {
                                 let c = (w * 64) as u32 + bits.trailing_zeros();
                                 bits &= bits - 1;
+                                if !self.quick_pass(p, c) {
+                                    continue;
+                                }
                                 if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                     return Ok(false);
                                 }
@@ -425,6 +493,9 @@ impl Machine<'_> {
                     }
                     None => {
                         for c in 0..n as u32 {
+                            if !self.quick_pass(p, c) {
+                                continue;
+                            }
                             if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
                                 return Ok(false);
                             }
@@ -464,6 +535,7 @@ impl Machine<'_> {
                     }
                 }
             }
+            Ty::List => return self.walk_split(act, p, i, args, sink),
             Ty::Int => {
                 if p.min.is_none() || p.max.is_none() {
                     return Ok(true);
@@ -486,6 +558,21 @@ impl Machine<'_> {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// Whether cell `c` passes the first hoisted range of a parameter that tests nothing else first (see
+    /// [`CParam::quick_range`]): a cell that fails it would be skipped by `visit` anyway, so the rest of
+    /// the visit is not started for it.
+    #[inline(always)]
+    fn quick_pass(&mut self, p: &CParam, c: u32) -> bool {
+        let Some(k) = p.quick_range else {
+            return true;
+        };
+        let Bounds::Typed(lo, hi) = &p.ranges[k].0 else {
+            return true;
+        };
+        self.rt.locals[p.slot] = Value::Cell(c);
+        compare_opt(BinOp::Le, lo.get(self), hi.get(self))
     }
 
     /// Walks a cell parameter whose source lists as bits: its bit tests applied to every candidate at
@@ -531,6 +618,33 @@ impl Machine<'_> {
         // Nested parameters use the buffer too: take it back only now (their copy is dropped).
         self.rt.cell_bits = bits;
         r
+    }
+
+    /// Hands the sink every neighbour of a [`CParam::product_block`] parameter times the next parameter's
+    /// range at once; `None` when the sink wants the actions one at a time.
+    fn walk_product<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        i: usize,
+        args: &ArgList,
+        sink: &mut S,
+    ) -> R<Option<R<bool>>> {
+        let Some(CSource::Neighbours(c)) = p.source.as_ref().map(|s| &s.source) else {
+            return Ok(None);
+        };
+        let (lo, hi) = self.rt.bounds[i + 1];
+        let lo = lo.as_int().unwrap_or(0);
+        let hi = hi.as_int().unwrap_or(-1);
+        if hi < lo {
+            return Ok(Some(Ok(true)));
+        }
+        let Some(c) = c.cell(self)? else {
+            return Ok(Some(Ok(true)));
+        };
+        let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+        let cells = self.game.board.neighbours(c);
+        Ok(sink.cells_range(act.kind, args, cells, lo, size))
     }
 
     /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
@@ -593,7 +707,7 @@ impl Machine<'_> {
     /// tests already filtered it).
     #[inline]
     #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
-    fn visit<S: Sink>(
+    pub(super) fn visit<S: Sink>(
         &mut self,
         act: &CAction,
         p: &CParam,
@@ -650,7 +764,7 @@ impl Machine<'_> {
             };
             self.rt.bounds[*j] = (lo, hi);
         }
-        args.push(v);
+        args.push_from(v, &self.rt.lists);
         let r = self.walk(act, i + 1, args, sink);
         args.pop();
         r

@@ -27,6 +27,9 @@ pub struct Runtime {
     cell_bufs: Vec<Vec<CellId>>,
     pair_bufs: Vec<Vec<(CellId, u32)>>,
     value_bufs: Vec<Vec<Value>>,
+    /// The items of the lists made while rules run (`Value::List` points into it). Lists never reach the
+    /// state, so the store is emptied whenever the engine starts an evaluation (`Engine::machine`).
+    pub lists: Vec<i64>,
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
     pub scripts: Option<ScriptHost>,
@@ -48,6 +51,7 @@ impl Runtime {
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),
+            lists: Vec::new(),
             log: None,
             scripts: Some(ScriptHost::new(game)?),
             fixed: Default::default(),
@@ -66,6 +70,7 @@ impl Runtime {
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
             value_bufs: Vec::new(),
+            lists: Vec::new(),
             log: None,
             scripts: None,
             fixed: Default::default(),

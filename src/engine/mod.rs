@@ -5,9 +5,11 @@ pub mod eval;
 pub mod exec;
 pub mod flow;
 pub mod legal;
+mod list;
 pub mod lower;
 pub mod machine;
 pub mod resolve;
+pub mod stages;
 pub mod state_json;
 pub mod stuck;
 mod submit;
@@ -127,6 +129,8 @@ impl Engine {
         m: &'a mut Match,
         me: PlayerIdx,
     ) -> Machine<'a> {
+        // Lists live for one evaluation: none made by an earlier call is reachable any more.
+        rt.lists.clear();
         Machine {
             game,
             prog,
@@ -167,7 +171,7 @@ impl Engine {
             return Ok(None);
         }
         let (game, prog) = (self.game.clone(), self.prog.clone());
-        let kinds = &game.phase(&m.state).actions;
+        let kinds = game.allowed_actions(&m.state);
         f(
             &mut Self::machine(&game, &prog, &mut self.rt, m, player),
             kinds,

@@ -121,7 +121,7 @@ pub fn state_view(g: &Game, st: &MatchState, viewer: Viewer) -> Json {
         );
         units.insert(u.id.to_string(), Json::Object(m));
     }
-    json!({
+    let mut state = json!({
         "turn": st.turn,
         "ply": st.ply,
         "phase": g.phases[st.phase as usize].name,
@@ -130,7 +130,23 @@ pub fn state_view(g: &Game, st: &MatchState, viewer: Viewer) -> Json {
         "players": players,
         "cells": cells,
         "units": units,
-    })
+    });
+    super::stages::extend_state_json(g, st, &mut state);
+    if !g.game_vars.is_empty() {
+        // Game variables are stored as the first player's (see `Game::game_vars`).
+        let mut m = Map::new();
+        vars_json(
+            g,
+            st,
+            &g.game_vars,
+            &st.player_vars[..g.player_slots],
+            viewer,
+            None,
+            &mut m,
+        );
+        state["game"] = Json::Object(m);
+    }
+    state
 }
 
 /// Appends a message for every integer variable outside its declared bounds.
@@ -161,6 +177,7 @@ pub fn check_bounds(g: &Game, st: &MatchState, broken: &mut Vec<String>) {
         g.player_slots,
         g.players.len(),
     );
+    check("game", &g.game_vars, &st.player_vars, g.player_slots, 1);
     check(
         "cell",
         &g.cell_vars,

@@ -49,11 +49,20 @@ impl Machine<'_> {
                     }
                 }
                 CVictory::Elimination { check, reason } if *check == at => {
-                    // Bit set of players with a living unit (at most 8 players).
+                    // Bit set of players still in the game (at most 8 players): those with a living
+                    // unit, or in a game without units, those owning a cell.
                     let mut alive = 0u32;
-                    for u in &self.st.units {
-                        if u.alive {
-                            alive |= 1 << u.owner;
+                    if g.unit_table.is_some() {
+                        for u in &self.st.units {
+                            if u.alive {
+                                alive |= 1 << u.owner;
+                            }
+                        }
+                    } else {
+                        for &o in &self.st.owner {
+                            if o != crate::model::state::NO_OWNER {
+                                alive |= 1 << o;
+                            }
                         }
                     }
                     let n = g.players.len() as u32;

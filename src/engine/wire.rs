@@ -21,6 +21,15 @@ pub fn decode(g: &Game, st: &MatchState, json: &Json) -> Result<Action, &'static
     let spec = &g.actions[kind as usize];
     let mut args = ArgList::new();
     for p in &spec.params {
+        // A list: every item a JSON integer (else the parameter is missing, as for any bad value).
+        if let (Ty::List, Some(Json::Array(items))) = (p.ty, m.get(&p.wire)) {
+            let ints: Option<Vec<i64>> = items.iter().map(Json::as_i64).collect();
+            match ints {
+                Some(ints) if ints.len() <= crate::limits::MAX_LIST_LEN => args.push_list(&ints),
+                _ => args.push(Value::None),
+            }
+            continue;
+        }
         args.push(
             m.get(&p.wire)
                 .map_or(Value::None, |v| decode_value(g, st, p.ty, v)),
@@ -55,10 +64,11 @@ pub fn encode(g: &Game, st: &MatchState, a: &Action) -> Json {
     let mut m = Map::new();
     m.insert(g.wire_key.clone(), Json::String(spec.name.clone()));
     for (i, p) in spec.params.iter().enumerate() {
-        m.insert(
-            p.wire.clone(),
-            super::eval::value_json(g, st, a.args.get(i)),
-        );
+        let v = match a.args.get(i) {
+            Value::List(..) => Json::from(a.args.list(i)),
+            v => super::eval::value_json(g, st, v),
+        };
+        m.insert(p.wire.clone(), v);
     }
     Json::Object(m)
 }

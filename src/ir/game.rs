@@ -83,6 +83,8 @@ pub struct VarDecl {
     /// Shown in a player's view of the state only to its owner (the player for a player variable, the
     /// unit's owner for a unit variable, the indexed player's entry of a per-player cell variable).
     pub owner_only: bool,
+    /// Declared `constant`: no effect or script assigns it.
+    pub constant: bool,
 }
 
 /// A table of plain data (kinds of ground, kinds of unit...).
@@ -126,6 +128,16 @@ pub struct ParamSpec {
     pub min: Option<(Expr, String)>,
     pub max: Option<(Expr, String)>,
     pub checks: Vec<Check>,
+    /// A `split` parameter (type list): a total shared out over the elements of a set.
+    pub split: Option<Split>,
+}
+
+/// An amount shared out over a set: one whole number of at least 0 per element, in the set's order, adding
+/// up to `total`.
+#[derive(Debug, Clone)]
+pub struct Split {
+    pub over: SetExpr,
+    pub total: Expr,
 }
 
 #[derive(Debug, Clone)]
@@ -200,6 +212,24 @@ pub struct FlowVars {
     pub incoming: u16,
 }
 
+/// One step of a player-turn in a phase with stages: its actions, until the player moves on or the budget
+/// is used up.
+#[derive(Debug, Clone)]
+pub struct Stage {
+    pub name: String,
+    /// The name's symbol (what a `stage:` effect names).
+    pub sym: u32,
+    pub actions: Vec<u16>,
+    /// Points the stage lasts for (each action uses its `cost`); `None`: until the player moves on.
+    pub budget: Option<i64>,
+    /// The stage after this one: an index, [`END_TURN`] (`next: end`), or `None` for the next in the list
+    /// (the turn ends after the last).
+    pub next: Option<u16>,
+}
+
+/// `Stage::next` of a stage after which the player-turn ends.
+pub const END_TURN: u16 = u16::MAX;
+
 #[derive(Debug, Clone)]
 pub struct Phase {
     pub name: String,
@@ -215,6 +245,9 @@ pub struct Phase {
     pub on_turn_end: Vec<Stmt>,
     pub resolve: Vec<ResolveStep>,
     pub flow_vars: Option<FlowVars>,
+    /// The stages of each player-turn, in order (empty: the phase has none, `actions` are allowed
+    /// throughout). A phase with stages is a `points` phase whose budget is the current stage's.
+    pub stages: Vec<Stage>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -301,6 +334,9 @@ pub struct Game {
     pub player_vars: Vec<VarDecl>,
     pub cell_vars: Vec<VarDecl>,
     pub unit_vars: Vec<VarDecl>,
+    /// Variables of the whole game (`game.NAME`): stored as player variables of the first player, in the
+    /// slots after `player_vars`, so every engine path that reads or writes player variables serves them.
+    pub game_vars: Vec<VarDecl>,
     pub player_slots: usize,
     pub cell_slots: usize,
     pub unit_slots: usize,
@@ -350,6 +386,14 @@ impl Game {
     }
     pub fn phase(&self, state: &MatchState) -> &Phase {
         &self.phases[state.phase as usize]
+    }
+    /// The actions allowed now: the current stage's in a phase with stages, else the phase's.
+    pub fn allowed_actions(&self, state: &MatchState) -> &[u16] {
+        let phase = self.phase(state);
+        match phase.stages.get(state.stage as usize) {
+            Some(s) => &s.actions,
+            None => &phase.actions,
+        }
     }
     /// The index of the evaluation declared under `agents:` as `name`.
     pub fn evaluation(&self, name: &str) -> Option<usize> {

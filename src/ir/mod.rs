@@ -69,6 +69,31 @@ pub enum Builtin {
     TruncInt,
 }
 
+/// Operations on lists of whole numbers (`Expr::List`), with their operands in order.
+#[derive(Clone, Debug)]
+pub enum ListOp {
+    /// `[a, b, c]`: the operands' values.
+    Literal,
+    /// `roll(n, sides)`: n draws of `random(1, sides)`, in the order drawn.
+    Roll,
+    /// `sort(l)`: ascending.
+    Sort,
+    /// `reverse(l)`.
+    Reverse,
+    /// `max(l)`, `min(l)`: none for an empty list.
+    Max,
+    Min,
+    /// `sum(l)`.
+    Sum,
+    /// `len(l)`.
+    Len,
+    /// `l[i]`: 0-based; none outside the list.
+    At,
+    /// `l[x]` of a `split` parameter: the item of element `x` of the set the amount was split over
+    /// (none if `x` is not in it).
+    AtElement(Box<SetExpr>),
+}
+
 /// A compiled expression.
 #[derive(Clone, Debug)]
 pub enum Expr {
@@ -117,6 +142,8 @@ pub enum Expr {
     /// The operand's value, or a run error with the message when it is none (what a script's call of a host
     /// function does with a value it cannot take).
     Expect(Box<Expr>, String),
+    /// A list operation (`ListOp`) on its operands.
+    List(ListOp, Box<[Expr]>),
 }
 
 /// Where the elements of a set come from.
@@ -200,6 +227,8 @@ pub enum Stmt {
     Win(Expr, String),
     Draw(String),
     EndTurn,
+    /// Moves the player-turn on to its next stage (`None`), or to the stage named by this symbol.
+    Stage(Option<u32>),
     CreateUnit {
         kind: Expr,
         owner: Expr,
@@ -217,9 +246,9 @@ impl Expr {
         let mut pure = true;
         self.visit(&mut |e| match e {
             Expr::Local(s) => out.push(*s),
-            Expr::Script(..) | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _) => {
-                pure = false
-            }
+            Expr::Script(..)
+            | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
+            | Expr::List(ListOp::Roll, _) => pure = false,
             _ => {}
         });
         pure
@@ -232,6 +261,7 @@ impl Expr {
             d |= matches!(
                 e,
                 Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
+                    | Expr::List(ListOp::Roll, _)
             )
         });
         d
@@ -263,6 +293,12 @@ impl Expr {
                 b.visit(f);
             }
             Expr::Call(_, args) | Expr::Script(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Expr::List(op, args) => {
+                if let ListOp::AtElement(s) = op {
+                    s.visit(f);
+                }
+                args.iter().for_each(|a| a.visit(f));
+            }
             Expr::Count(s) | Expr::Any(s) | Expr::First(s) => s.visit(f),
             Expr::Sum(s, e) => {
                 s.visit(f);
@@ -293,6 +329,7 @@ impl SetExpr {
             d |= matches!(
                 e,
                 Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
+                    | Expr::List(ListOp::Roll, _)
             )
         });
         d

@@ -17,6 +17,8 @@ pub struct ArgList {
     len: u8,
     inline: [Value; INLINE_ARGS],
     spill: Vec<Value>,
+    /// The items of list arguments (a list argument is `Value::List(start, len)` into this).
+    items: Vec<i64>,
 }
 
 impl ArgList {
@@ -25,6 +27,7 @@ impl ArgList {
             len: 0,
             inline: [Value::None; INLINE_ARGS],
             spill: Vec::new(),
+            items: Vec::new(),
         }
     }
     pub fn from_slice(values: &[Value]) -> Self {
@@ -43,10 +46,34 @@ impl ArgList {
         }
         self.len += 1;
     }
+    /// Appends a list argument holding `items`.
+    pub fn push_list(&mut self, items: &[i64]) {
+        let start = self.items.len() as u32;
+        self.items.extend_from_slice(items);
+        self.push(Value::List(start, items.len() as u32));
+    }
+    /// Appends `v`; a list is copied from `store` (where its items are) into the arguments' own.
+    #[inline]
+    pub fn push_from(&mut self, v: Value, store: &[i64]) {
+        match v {
+            Value::List(s, n) => self.push_list(&store[s as usize..(s + n) as usize]),
+            _ => self.push(v),
+        }
+    }
+    /// The items of list argument `i` (empty if it is not a list).
+    pub fn list(&self, i: usize) -> &[i64] {
+        match self.get(i) {
+            Value::List(s, n) => &self.items[s as usize..(s + n) as usize],
+            _ => &[],
+        }
+    }
     /// Removes the last argument (enumeration backtracking).
     pub fn pop(&mut self) {
         if self.len == 0 {
             return;
+        }
+        if let Value::List(s, _) = self.get(self.len as usize - 1) {
+            self.items.truncate(s as usize);
         }
         if self.len as usize > INLINE_ARGS {
             self.spill.pop();

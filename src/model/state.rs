@@ -47,6 +47,8 @@ pub struct MatchState {
     pub points: i64,
     /// Whether the current player-turn has ended and the next one has not started yet.
     pub turn_over: bool,
+    /// The current stage of the player-turn, in a phase with stages (0 otherwise).
+    pub stage: u16,
     pub player_vars: Vec<i64>,
     /// Owner of each cell. Written only through [`MatchState::set_owner`], which keeps `owner_bits` in step.
     pub owner: Vec<u8>,
@@ -84,6 +86,7 @@ impl Clone for MatchState {
         self.due = s.due;
         self.points = s.points;
         self.turn_over = s.turn_over;
+        self.stage = s.stage;
         self.player_vars.clone_from(&s.player_vars);
         self.owner.clone_from(&s.owner);
         self.owner_bits.clone_from(&s.owner_bits);

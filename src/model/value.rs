@@ -21,6 +21,9 @@ pub enum Ty {
     Row(u16),
     /// The type of `none` before it meets anything else.
     Nothing,
+    /// A list of whole numbers (dice, an allocation): a value of expressions, events and parameters,
+    /// never of a state variable.
+    List,
 }
 
 impl Ty {
@@ -35,6 +38,7 @@ impl Ty {
             Ty::Player => "player",
             Ty::Row(_) => "table row",
             Ty::Nothing => "none",
+            Ty::List => "list",
         }
     }
     pub fn is_numeric(self) -> bool {
@@ -54,6 +58,9 @@ pub enum Value {
     Unit(UnitIdx),
     Player(PlayerIdx),
     Row(u16, u16),
+    /// A list of whole numbers: `len` items from `start` in the evaluation's list store (the runtime's
+    /// while rules run, an action's own when it is an argument). Lists are never stored in the state.
+    List(u32, u32),
 }
 
 /// The slot encoding of "no value" in integer state storage.
@@ -99,6 +106,8 @@ impl Value {
             Value::Unit(u) => u as i64,
             Value::Player(p) => p as i64,
             Value::Row(_, r) => r as i64,
+            // Analysis keeps lists out of the state: nothing encodes one.
+            Value::List(..) => ABSENT,
         }
     }
 
@@ -117,7 +126,7 @@ impl Value {
             Ty::Unit => Value::Unit(raw as UnitIdx),
             Ty::Player => Value::Player(raw as PlayerIdx),
             Ty::Row(t) => Value::Row(t, raw as u16),
-            Ty::Nothing => Value::None,
+            Ty::Nothing | Ty::List => Value::None,
         }
     }
 }

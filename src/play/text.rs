@@ -53,6 +53,20 @@ fn value(ty: Ty, text: &str, param: &str) -> Result<Json, String> {
             "false" | "no" => Ok(Json::Bool(false)),
             _ => Err(format!("`{param}` is true or false, not `{text}`")),
         },
+        // A list (a `split` parameter): whole numbers separated by commas, brackets optional.
+        Ty::List => text
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .split(',')
+            .filter(|x| !x.trim().is_empty())
+            .map(|x| x.trim().parse::<i64>().map(Json::from))
+            .collect::<Result<Vec<Json>, _>>()
+            .map(Json::Array)
+            .map_err(|_| {
+                format!(
+                    "`{param}` is whole numbers separated by commas, like 4,3,3,0,0; not `{text}`"
+                )
+            }),
         _ => Ok(Json::String(text.to_string())),
     }
 }

@@ -17,7 +17,13 @@ pub struct Catalog<'a> {
     pub player_vars: &'a [VarDecl],
     pub cell_vars: &'a [VarDecl],
     pub unit_vars: &'a [VarDecl],
+    /// Variables of the whole game (`game.NAME`), stored as the first player's.
+    pub game_vars: &'a [VarDecl],
+    /// The scenario's board, when it was built: cell literals (`cell('A1')`) are checked against it.
+    pub board: Option<&'a crate::board::Board>,
     pub unit_table: Option<u16>,
+    /// The names of every stage of the flow (targets of the `stage:` effect).
+    pub stages: &'a [String],
     pub script_fns: &'a [(String, usize)],
     /// Grid size (0 for graphs), readable as `board.width` and `board.height`.
     pub board_size: (u32, u32),
@@ -96,6 +102,9 @@ pub struct Compiler<'a, 'b> {
     max_slot: u16,
     /// Whether `me` means something here.
     pub has_me: bool,
+    /// `split` parameters by local slot, with the set their total is shared over (their lists are also
+    /// indexed by its elements).
+    pub split_sets: Vec<(u16, SetExpr)>,
 }
 
 type R<T> = Result<T, ExprError>;
@@ -167,6 +176,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             next_slot: 0,
             max_slot: 0,
             has_me,
+            split_sets: Vec::new(),
         }
     }
 
@@ -300,6 +310,7 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             Ast::Binary(op, a, b) => self.binary(op, a, b, pos),
             Ast::Call(f, args) => self.call(f, args, pos),
+            Ast::List(items) => self.list_literal(items),
             Ast::Where(..) => err_hint(
                 pos,
                 "a set is not a value here",
@@ -546,6 +557,16 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     ),
                 };
             }
+            if n == "game" && !self.names.iter().any(|b| b.name == "game") {
+                return match Self::var_field(self.cat.game_vars, field) {
+                    // Stored as the first player's variable (see `Game::game_vars`).
+                    Some(d) => Ok((
+                        Expr::PlayerVar(Box::new(Expr::Const(Value::Player(0))), d.slot, d.ty),
+                        d.ty,
+                    )),
+                    None => self.unknown_field("game", field, pos, self.cat.game_vars, &[]),
+                };
+            }
             if n == "settings" && !self.names.iter().any(|b| b.name == "settings") {
                 return match self.cat.settings.get(field) {
                     Some(v) => match json_to_const(v, self.symbols) {
@@ -586,7 +607,18 @@ impl<'a, 'b> Compiler<'a, 'b> {
             }
             _ => {
                 // What the base is comes first: an unknown name is that, not an indexing problem.
-                let (_, ty) = self.expr(base)?;
+                let (b, ty) = self.expr(base)?;
+                if ty == Ty::List {
+                    let over = match &b {
+                        Expr::Local(s) => self
+                            .split_sets
+                            .iter()
+                            .find(|x| x.0 == *s)
+                            .map(|x| x.1.clone()),
+                        _ => None,
+                    };
+                    return self.list_index(b, over, index);
+                }
                 return err_hint(pos, format!("{} cannot be indexed", ty.name()), ONLY);
             }
         };
@@ -663,6 +695,13 @@ impl<'a, 'b> Compiler<'a, 'b> {
         let (Some((ea, ta)), Some((eb, tb))) = (both.next(), both.next()) else {
             return err(pos, "internal: a binary operator without two operands");
         };
+        if (ta == Ty::List || tb == Ty::List) && op != "??" {
+            return err_hint(
+                pos,
+                format!("`{op}` does not apply to lists"),
+                "compare or add their items: max(dice), sum(dice), dice[0], len(dice)",
+            );
+        }
         let bin = |o: BinOp| Expr::Bin(o, Box::new(ea.clone()), Box::new(eb.clone()));
         match op {
             "+" | "-" | "*" | "/" | "%" => {
@@ -864,6 +903,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
     }
 
     fn call(&mut self, f: &str, args: &[Node], pos: usize) -> R<(Expr, Ty)> {
+        if let Some(r) = self.list_call(f, args, pos) {
+            return r;
+        }
         let simple =
             |b: Builtin, v: Vec<(Expr, Ty)>| Expr::Call(b, v.into_iter().map(|(e, _)| e).collect());
         match f {
@@ -1012,6 +1054,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                     Ty::Int,
                 ))
             }
+            "cell" | "unit" => self
+                .typed_literal(f, args, pos)
+                .unwrap_or_else(|| err(pos, "this ruleset declares no units")),
             "player" => {
                 let v = self.args(f, args, 1, pos)?;
                 if !matches!(v[0].1, Ty::Text | Ty::Nothing) {
@@ -1019,6 +1064,9 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 }
                 Ok((simple(Builtin::PlayerNamed, v), Ty::Player))
             }
+            _ if self.cat.tables.iter().any(|t| t.name == f) => self
+                .typed_literal(f, args, pos)
+                .unwrap_or_else(|| err(pos, "unknown table")),
             _ => {
                 if let Some(i) = self.cat.script_fns.iter().position(|(n, _)| n == f) {
                     let arity = self.cat.script_fns[i].1;
@@ -1031,12 +1079,24 @@ impl<'a, 'b> Compiler<'a, 'b> {
                             ),
                         );
                     }
-                    let compiled: Vec<R<Expr>> =
-                        args.iter().map(|a| self.expr(a).map(|(e, _)| e)).collect();
+                    let compiled: Vec<R<(Expr, Ty)>> = args.iter().map(|a| self.expr(a)).collect();
                     let v = first_real(compiled)?;
+                    if let Some(k) = v.iter().position(|(_, t)| *t == Ty::List) {
+                        return err_hint(
+                            args[k].pos,
+                            "a script takes single values, not lists",
+                            "pass its items, or compute with the list functions: max, min, sum, len, sort",
+                        );
+                    }
+                    let v: Vec<Expr> = v.into_iter().map(|(e, _)| e).collect();
                     return Ok((Expr::Script(i as u16, v), Ty::Int));
                 }
                 let mut names = vec![
+                    "roll",
+                    "sort",
+                    "reverse",
+                    "len",
+                    "cell",
                     "min",
                     "max",
                     "abs",
@@ -1215,11 +1275,24 @@ impl<'a, 'b> Compiler<'a, 'b> {
                 }
                 Ok((Place::Local(s), t))
             }
-            (Expr::PlayerVar(p, s, t), _) => Ok((Place::PlayerVar(*p, s, t), t)),
-            (Expr::CellVar(c, s, t), _) => Ok((Place::CellVar(*c, s, t), t)),
-            (Expr::CellVarOf(c, s, p, t), _) => Ok((Place::CellVarOf(*c, s, *p, t), t)),
+            (Expr::PlayerVar(p, s, t), _) => {
+                let decls = self.cat.player_vars.iter().chain(self.cat.game_vars);
+                self.assignable(decls, s, text)?;
+                Ok((Place::PlayerVar(*p, s, t), t))
+            }
+            (Expr::CellVar(c, s, t), _) => {
+                self.assignable(self.cat.cell_vars.iter(), s, text)?;
+                Ok((Place::CellVar(*c, s, t), t))
+            }
+            (Expr::CellVarOf(c, s, p, t), _) => {
+                self.assignable(self.cat.cell_vars.iter(), s, text)?;
+                Ok((Place::CellVarOf(*c, s, *p, t), t))
+            }
             (Expr::CellOwner(c), _) => Ok((Place::CellOwner(*c), Ty::Player)),
-            (Expr::UnitVar(u, s, t), _) => Ok((Place::UnitVar(*u, s, t), t)),
+            (Expr::UnitVar(u, s, t), _) => {
+                self.assignable(self.cat.unit_vars.iter(), s, text)?;
+                Ok((Place::UnitVar(*u, s, t), t))
+            }
             (Expr::UnitAt(u), _) => Ok((Place::UnitAt(*u), Ty::Cell)),
             _ => err_hint(0, format!("`{text}` cannot be assigned"), "assign variables: me.VAR, cell.VAR, cell.VAR[player], cell.owner, unit.VAR, unit.at, or a `let` name"),
         }

@@ -65,7 +65,7 @@ impl Compiler<'_, '_> {
             return fail(errors, ptr.into(), ExprError {
                 follow_up: false,
                 pos: 0,
-                message: "an effect has exactly one kind: let, set, add, sub, emit, if, for, eval, win, draw, end_turn, create_unit, destroy_unit".into(),
+                message: "an effect has exactly one kind: let, set, add, sub, emit, if, for, eval, win, draw, end_turn, end_stage, stage, create_unit, destroy_unit".into(),
                 hint: None,
             });
         }
@@ -402,6 +402,33 @@ impl Compiler<'_, '_> {
                 ),
             },
             "end_turn" => Some(Stmt::EndTurn),
+            "end_stage" => Some(Stmt::Stage(None)),
+            "stage" => match body {
+                Json::String(name) if self.cat.stages.contains(name) => {
+                    Some(Stmt::Stage(Some(self.symbols.intern(name))))
+                }
+                _ => {
+                    let name = body.as_str().unwrap_or("");
+                    fail(
+                        errors,
+                        key_ptr(kind),
+                        ExprError {
+                            follow_up: false,
+                            pos: usize::MAX,
+                            message: format!("no stage `{name}` in the flow"),
+                            hint: Some(
+                                match closest(name, self.cat.stages.iter().map(String::as_str)) {
+                                    Some(c) => format!("did you mean `{c}`?"),
+                                    None if self.cat.stages.is_empty() => {
+                                        "declare `stages:` in a phase of the flow".into()
+                                    }
+                                    None => format!("stages: {}", self.cat.stages.join(", ")),
+                                },
+                            ),
+                        },
+                    )
+                }
+            },
             "destroy_unit" => match self.json_expr(body) {
                 Ok((e, Ty::Unit)) => Some(Stmt::DestroyUnit(e)),
                 Ok((_, t)) => fail(
@@ -438,6 +465,8 @@ impl Compiler<'_, '_> {
                             "win",
                             "draw",
                             "end_turn",
+                            "end_stage",
+                            "stage",
                             "create_unit",
                             "destroy_unit",
                         ],

@@ -79,6 +79,9 @@ fn phase(g: &Game, i: usize, ph: &Phase, out: &mut String) -> std::fmt::Result {
             "up to {} actions per turn (every entry uses one, valid or not)",
             ph.budget
         ),
+        Submission::Points if !ph.stages.is_empty() => {
+            "stages, the turn lasting until it ends".to_string()
+        }
         Submission::Points => format!(
             "{} points per turn, each action uses its cost; the turn ends when they run out",
             ph.budget
@@ -102,6 +105,30 @@ fn phase(g: &Game, i: usize, ph: &Phase, out: &mut String) -> std::fmt::Result {
         i + 1,
         ph.name
     )?;
+    for (k, st) in ph.stages.iter().enumerate() {
+        let budget = match st.budget {
+            Some(b) => format!("{b} points"),
+            None => "until the player moves on".to_string(),
+        };
+        let next = match st.next {
+            Some(crate::ir::game::END_TURN) => "then the turn ends".to_string(),
+            Some(n) => format!("then `{}`", ph.stages[n as usize].name),
+            None if k + 1 < ph.stages.len() => format!("then `{}`", ph.stages[k + 1].name),
+            None => "then the turn ends".to_string(),
+        };
+        let names: Vec<&str> = st
+            .actions
+            .iter()
+            .map(|a| g.actions[*a as usize].name.as_str())
+            .collect();
+        writeln!(
+            out,
+            "    stage {} `{}`: {}; {budget}, {next}",
+            k + 1,
+            st.name,
+            names.join(", ")
+        )?;
+    }
     for &a in &ph.actions {
         let spec = &g.actions[a as usize];
         let mut line = format!("    {}", spec.name);

@@ -1,7 +1,7 @@
 //! The expression language's syntax: text to an untyped tree with byte positions. Typing happens in `compile`.
 //!
 //! Grammar (loosest first): `S where cond`, `a ?? b`, `or`, `and`, `not`, comparisons, `+ -`, `* / %`,
-//! unary `-`, postfix `.field` / `[index]`, then literals, names, calls and parentheses.
+//! unary `-`, postfix `.field` / `[index]`, then literals (lists `[a, b]` too), names, calls and parentheses.
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ast {
@@ -18,6 +18,8 @@ pub enum Ast {
     Binary(String, Box<Node>, Box<Node>),
     Call(String, Vec<Node>),
     Where(Box<Node>, Box<Node>),
+    /// `[a, b, c]`: a list literal.
+    List(Vec<Node>),
 }
 
 /// A syntax node with the byte offset where it starts in the expression text.
@@ -470,6 +472,21 @@ impl Parser {
                 self.expect(")")?;
                 return Ok(inner);
             }
+            Tok::Op("[") => {
+                let mut items = Vec::new();
+                if !self.is_op("]") {
+                    loop {
+                        items.push(self.expr(depth + 1)?);
+                        if self.is_op(",") {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                self.expect("]")?;
+                Ast::List(items)
+            }
             t => {
                 return Err(SyntaxError {
                     hint: None,
@@ -504,6 +521,10 @@ mod tests {
                 args.iter().map(show).collect::<Vec<_>>().join(", ")
             ),
             Ast::Where(s, c) => format!("({} where {})", show(s), show(c)),
+            Ast::List(items) => format!(
+                "[{}]",
+                items.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 

@@ -6,6 +6,8 @@ pub mod effects;
 pub mod explain;
 pub mod expr;
 pub mod hints;
+pub mod lists;
+pub mod literals;
 pub mod load;
 pub mod raw;
 pub mod schema;

@@ -139,6 +139,9 @@ pub struct RawState {
     pub cell: IndexMap<String, RawVar>,
     #[serde(default)]
     pub unit: IndexMap<String, RawVar>,
+    /// Variables of the whole game (one value, read as `game.NAME`).
+    #[serde(default)]
+    pub game: IndexMap<String, RawVar>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -163,6 +166,9 @@ pub struct RawVar {
     /// `all` (default) or `owner`: who sees the variable in a player's view of the state.
     #[serde(default)]
     pub visible: Option<String>,
+    /// Never assigned by the rules: a fixed value per entity (per player with a mapping `initial`).
+    #[serde(default)]
+    pub constant: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -213,6 +219,12 @@ pub struct RawParam {
     pub max: Option<RawBound>,
     #[serde(default)]
     pub require: Vec<RawCheck>,
+    /// `type: split`: the set whose elements share the total, in its order.
+    #[serde(default)]
+    pub over: Option<Json>,
+    /// `type: split`: the amount shared out.
+    #[serde(default)]
+    pub total: Option<Json>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -240,13 +252,18 @@ pub struct RawFlow {
 pub struct RawPhase {
     pub name: String,
     pub order: String,
-    #[serde(default = "default_submission")]
-    pub submission: String,
+    /// `single` unless given (`points` in a phase with stages).
+    #[serde(default)]
+    pub submission: Option<String>,
     #[serde(default)]
     pub budget: Option<Json>,
     #[serde(default)]
     pub overflow_reason: Option<String>,
+    #[serde(default)]
     pub actions: Vec<String>,
+    /// Steps of each player-turn, in order (instead of `actions`).
+    #[serde(default)]
+    pub stages: Vec<RawStage>,
     #[serde(default)]
     pub rounds: Option<Json>,
     #[serde(default = "yes")]
@@ -261,9 +278,18 @@ pub struct RawPhase {
     pub resolve: Vec<Json>,
 }
 
-fn default_submission() -> String {
-    "single".into()
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStage {
+    pub name: String,
+    pub actions: Vec<String>,
+    #[serde(default)]
+    pub budget: Option<Json>,
+    /// The stage after this one (a stage name, or `end`); default the next in the list.
+    #[serde(default)]
+    pub next: Option<String>,
 }
+
 fn yes() -> bool {
     true
 }
@@ -320,6 +346,27 @@ pub struct RawScenario {
     pub board: RawScenarioBoard,
     #[serde(default)]
     pub units: Vec<RawUnit>,
+    /// Units drawn as a grid: one legend symbol per cell.
+    #[serde(default)]
+    pub unit_layer: Option<RawUnitLayer>,
+}
+
+/// Units as a grid of symbols, each standing for a unit type and owner (`.` for no unit).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnitLayer {
+    pub legend: IndexMap<String, RawLegendUnit>,
+    pub rows: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawLegendUnit {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub owner: String,
+    #[serde(default)]
+    pub vars: IndexMap<String, Json>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -339,7 +386,7 @@ pub struct RawScenarioBoard {
     pub cells: IndexMap<String, IndexMap<String, Json>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawUnit {
     pub id: String,

@@ -32,9 +32,17 @@ pub fn phases_that_may_get_stuck(game: &Game) -> Vec<usize> {
         .enumerate()
         .filter(|(_, ph)| matches!(ph.submission, Submission::Single | Submission::Points))
         .filter(|(_, ph)| {
-            !ph.actions
-                .iter()
-                .any(|&a| always_legal(&game.actions[a as usize], ph.submission))
+            let free = |kinds: &[u16]| {
+                kinds
+                    .iter()
+                    .any(|&a| always_legal(&game.actions[a as usize], ph.submission))
+            };
+            // With stages, every stage needs one: a player is due in each of them.
+            if ph.stages.is_empty() {
+                !free(&ph.actions)
+            } else {
+                ph.stages.iter().any(|s| !free(&s.actions))
+            }
         })
         .map(|(i, _)| i)
         .collect()

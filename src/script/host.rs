@@ -129,6 +129,8 @@ impl Ids {
                 .get(u as usize)
                 .map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
             Value::Row(t, r) => g.tables[t as usize].keys[r as usize].clone().into(),
+            // Analysis passes no list to a script.
+            Value::List(..) => Dynamic::UNIT,
         }
     }
     pub fn value_of(&self, g: &Game, _st: &MatchState, d: Dynamic) -> Value {
@@ -172,6 +174,7 @@ fn to_dyn(g: &Game, st: &MatchState, v: Value) -> Dynamic {
             .get(u as usize)
             .map_or(Dynamic::UNIT, |u| u.id.to_string().into()),
         Value::Row(t, r) => g.tables[t as usize].keys[r as usize].clone().into(),
+        Value::List(..) => Dynamic::UNIT,
     }
 }
 

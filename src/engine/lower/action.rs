@@ -49,6 +49,15 @@ pub struct CParam {
     /// The last parameter, listable as bits with nothing left to test per candidate: its values are
     /// counted and picked as a bit set instead of visited one by one.
     pub cell_block: bool,
+    /// The next-to-last parameter, a cell among the neighbours of an earlier one with nothing to test,
+    /// followed by a countable integer whose bounds were evaluated before it: every neighbour gets the same
+    /// range, so the two are counted and picked together as neighbours x range (`move from to amount`).
+    pub product_block: bool,
+    /// Enumeration of a cell parameter without a source whose visit tests nothing before its hoisted
+    /// ranges (no bit conditions, bounds or tests, none of which could then fail or err first): the index
+    /// in `ranges` of the first range when it is typed, tested on each candidate before its visit starts (typed reads
+    /// cannot fail), so cells outside it cost a comparison, not a visit (`amount` up to `from.forces`).
+    pub quick_range: Option<usize>,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads.
@@ -243,7 +252,38 @@ impl Lowerer<'_> {
                 bounds_hoisted: hoisted[j],
                 owner_filter: owner_filters[j].map(|e| self.arg(e)),
                 countable,
+                product_block: false,
+                quick_range: None,
             });
+        }
+        for p in params.iter_mut() {
+            if p.ty == Ty::Cell
+                && p.source.is_none()
+                && p.min.is_none()
+                && p.max.is_none()
+                && p.tests.is_empty()
+                && p.bit_conds.is_empty()
+            {
+                // Only the first range: an earlier one could fail with an error first.
+                p.quick_range =
+                    matches!(p.ranges.first(), Some((Bounds::Typed(..), _))).then_some(0);
+            }
+        }
+        for j in 0..n.saturating_sub(1) {
+            let (p, next) = (&params[j], &params[j + 1]);
+            params[j].product_block = j + 2 == n
+                && p.ty == Ty::Cell
+                && p.source.as_ref().is_some_and(|s| {
+                    s.filter.is_none() && matches!(s.source, super::set::CSource::Neighbours(_))
+                })
+                && p.min.is_none()
+                && p.max.is_none()
+                && p.tests.is_empty()
+                && p.ranges.is_empty()
+                && !p.bits_listable
+                && p.owner_filter.is_none()
+                && next.countable
+                && next.bounds_hoisted;
         }
         CAction {
             kind,

@@ -384,6 +384,7 @@ impl Lowerer<'_> {
                 }))
             }
             Expr::Call(f, args) => self.builtin(*f, args),
+            Expr::List(op, args) => self.list(op, args),
             Expr::Expect(x, message) => {
                 let (x, message) = (self.arg(x), message.clone());
                 ev!(|m| match x.get(m)? {

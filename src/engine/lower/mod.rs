@@ -8,6 +8,7 @@
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
 mod expr;
+mod list;
 pub mod native;
 mod plan;
 mod set;
@@ -103,14 +104,16 @@ pub struct Program {
     /// Per cell variable, its compiled per-cell initial expression.
     pub cell_initial: Vec<Option<Ev>>,
     pub initial_owner: Option<Ev>,
-    /// Planning variables reset every turn, as (slot, width, encoded initial value), per kind of entity.
-    pub scratch_cells: Vec<(usize, usize, i64)>,
-    pub scratch_players: Vec<(usize, usize, i64)>,
-    pub scratch_units: Vec<(usize, usize, i64)>,
+    /// Planning variables reset every turn, as (slot, encoded initial value), per kind of entity.
+    pub scratch_cells: Vec<(usize, i64)>,
+    pub scratch_players: Vec<(usize, i64)>,
+    pub scratch_units: Vec<(usize, i64)>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
     pub natives: Vec<Option<native::CNative>>,
+    /// Per action and parameter, a `split` parameter's set and total (`engine::list`).
+    pub splits: Vec<Vec<Option<(CSet, Ev)>>>,
 }
 
 impl Program {
@@ -184,17 +187,30 @@ impl Program {
             .map(|d| d.initial_expr.as_ref().map(|e| lw.ev(e)))
             .collect();
         let initial_owner = game.initial_owner.as_ref().map(|e| lw.ev(e));
-        let scratch = |decls: &[crate::ir::game::VarDecl]| -> Vec<(usize, usize, i64)> {
+        // One (slot, value) pair per slot, per-player variables spread over their slots, so a reset is a
+        // plain store per slot (a `fill` call per variable cost more than the stores themselves).
+        let scratch = |decls: &[crate::ir::game::VarDecl]| -> Vec<(usize, i64)> {
             decls
                 .iter()
                 .filter(|d| d.scratch)
-                .map(|d| {
+                .flat_map(|d| {
                     let width = if d.per_player { game.players.len() } else { 1 };
-                    (d.slot as usize, width, d.initial.encode())
+                    let v = d.initial.encode();
+                    (0..width).map(move |k| (d.slot as usize + k, v))
                 })
                 .collect()
         };
         let natives = lw.natives();
+        let splits = game
+            .actions
+            .iter()
+            .map(|a| {
+                a.params
+                    .iter()
+                    .map(|p| p.split.as_ref().map(|s| (lw.set(&s.over), lw.ev(&s.total))))
+                    .collect()
+            })
+            .collect();
         Arc::new(Program {
             options,
             actions,
@@ -206,10 +222,14 @@ impl Program {
             cell_initial,
             initial_owner,
             scratch_cells: scratch(&game.cell_vars),
-            scratch_players: scratch(&game.player_vars),
+            scratch_players: scratch(&game.player_vars)
+                .into_iter()
+                .chain(scratch(&game.game_vars))
+                .collect(),
             scratch_units: scratch(&game.unit_vars),
             fixed_sets: lw.fixed_sets,
             natives,
+            splits,
         })
     }
 }

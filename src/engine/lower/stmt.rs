@@ -31,6 +31,8 @@ pub enum CStmt {
     Win(Ev, String),
     Draw(String),
     EndTurn,
+    /// See `Stmt::Stage`.
+    Stage(Option<u32>),
     CreateUnit {
         kind: Ev,
         owner: Ev,
@@ -78,6 +80,7 @@ impl Lowerer<'_> {
             Stmt::Win(p, reason) => CStmt::Win(self.ev(p), reason.clone()),
             Stmt::Draw(reason) => CStmt::Draw(reason.clone()),
             Stmt::EndTurn => CStmt::EndTurn,
+            Stmt::Stage(s) => CStmt::Stage(*s),
             Stmt::CreateUnit {
                 kind,
                 owner,

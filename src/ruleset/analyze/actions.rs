@@ -3,7 +3,7 @@
 use super::diags::Diags;
 use super::types::parse_ty;
 use super::Cx;
-use crate::ir::game::{ActionSpec, Check, ParamSpec};
+use crate::ir::game::{ActionSpec, Check, ParamSpec, Split};
 use crate::ir::Expr;
 use crate::model::{Ty, Value};
 use crate::ruleset::compile::{Catalog, Compiler};
@@ -94,6 +94,9 @@ fn action(cx: &mut Cx, cat: &Catalog, name: &str, a: &RawAction) -> ActionSpec {
             || p.min.as_ref().is_some_and(|(e, _)| e.draws())
             || p.max.as_ref().is_some_and(|(e, _)| e.draws())
             || p.checks.iter().any(|c| c.cond.draws())
+            || p.split
+                .as_ref()
+                .is_some_and(|x| x.over.draws() || x.total.draws())
     }) || checks.iter().any(|c| c.cond.draws());
     if draws {
         d.at(
@@ -129,6 +132,19 @@ fn param(
 ) -> Option<ParamSpec> {
     let tables = c.cat.tables;
     let pptr = format!("{base}/params/{}", esc(pname));
+    if p.ty == "split" {
+        return split_param(c, d, rd, &pptr, pname, p);
+    }
+    if p.over.is_some() || p.total.is_some() {
+        let key = if p.over.is_some() { "over" } else { "total" };
+        d.key(
+            rd,
+            &format!("{pptr}/{key}"),
+            "ruleset::bad_type",
+            format!("`{key}` belongs to `type: split` parameters"),
+            Some("remove it, or declare the parameter `type: split`".into()),
+        );
+    }
     let ty = match parse_ty(&p.ty, p.table.as_deref(), tables) {
         Ok(t) => t,
         Err(bad) => {
@@ -223,5 +239,97 @@ fn param(
         min,
         max,
         checks,
+        split: None,
+    })
+}
+
+/// A `split` parameter: a list of whole numbers, one per element of `over`, adding up to `total`.
+fn split_param(
+    c: &mut Compiler,
+    d: &mut Diags,
+    rd: &YamlDoc,
+    pptr: &str,
+    pname: &str,
+    p: &RawParam,
+) -> Option<ParamSpec> {
+    let over = match &p.over {
+        Some(s) => match c.json_set(s) {
+            Ok(set) => Some(set),
+            Err(e) => {
+                d.expr(rd, &format!("{pptr}/over"), e);
+                None
+            }
+        },
+        None => {
+            d.at(rd, pptr, "ruleset::bad_type", format!("split parameter `{pname}` needs `over`: the set whose elements share the total"), Some("over: \"cells where field\"".into()));
+            None
+        }
+    };
+    let total = match &p.total {
+        Some(v) => match c.json_expr(v) {
+            Ok((e, Ty::Int)) => Some(e),
+            Ok((_, t)) => {
+                let msg = format!("a split's `total` is a whole number, this is {}", t.name());
+                d.at(rd, &format!("{pptr}/total"), "ruleset::bad_type", msg, None);
+                None
+            }
+            Err(e) => {
+                d.expr(rd, &format!("{pptr}/total"), e);
+                None
+            }
+        },
+        None => {
+            d.at(
+                rd,
+                pptr,
+                "ruleset::bad_type",
+                format!("split parameter `{pname}` needs `total`: the amount shared out"),
+                Some("total: settings.troops".into()),
+            );
+            None
+        }
+    };
+    for key in ["in", "min", "max"] {
+        let given = match key {
+            "in" => p.in_set.is_some(),
+            "min" => p.min.is_some(),
+            _ => p.max.is_some(),
+        };
+        if given {
+            d.key(
+                rd,
+                &format!("{pptr}/{key}"),
+                "ruleset::bad_type",
+                format!("a split parameter takes `over` and `total`, not `{key}`"),
+                Some("test the amounts with `require` (`max(troops) <= 5`)".into()),
+            );
+        }
+    }
+    let slot = c.bind(pname, Ty::List);
+    let (Some(over), Some(total)) = (over, total) else {
+        return None;
+    };
+    c.split_sets.push((slot, over.clone()));
+    let mut checks = Vec::new();
+    for (i, ch) in p.require.iter().enumerate() {
+        match c.json_cond(&ch.when) {
+            Ok(e) => checks.push(Check {
+                cond: e,
+                reason: ch.reason.clone(),
+            }),
+            Err(e) => d.expr(rd, &format!("{pptr}/require/{i}/when"), e),
+        }
+    }
+    Some(ParamSpec {
+        wire: pname.to_string(),
+        ty: Ty::List,
+        slot,
+        invalid: p.invalid.clone(),
+        source: None,
+        source_last: false,
+        min: None,
+        max: None,
+        checks,
+        split: Some(Split { over, total }),
     })
 }

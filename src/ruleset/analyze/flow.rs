@@ -5,7 +5,9 @@ use serde_json::Value as Json;
 
 use super::diags::Diags;
 use super::Cx;
-use crate::ir::game::{ActionSpec, FlowVars, Order, Phase, ResolveStep, Submission, VarDecl};
+use crate::ir::game::{
+    ActionSpec, FlowVars, Order, Phase, ResolveStep, Stage, Submission, VarDecl, END_TURN,
+};
 use crate::model::Value;
 use crate::ruleset::compile::{closest, Catalog, Compiler};
 use crate::ruleset::raw::{RawPhase, RawRuleset, RawScenario};
@@ -78,7 +80,9 @@ fn phase(
             Order::Alternating
         }
     };
-    let submission = match ph.submission.as_str() {
+    let staged = !ph.stages.is_empty();
+    let default_submission = if staged { "points" } else { "single" };
+    let submission = match ph.submission.as_deref().unwrap_or(default_submission) {
         "single" => Submission::Single,
         "batch" => Submission::Batch,
         "points" => Submission::Points,
@@ -94,6 +98,15 @@ fn phase(
             Submission::Single
         }
     };
+    if staged && (order != Order::Alternating || submission != Submission::Points) {
+        d.at(
+            rd,
+            &format!("{base}/stages"),
+            "ruleset::flow",
+            "stages divide an alternating player-turn that lasts until the player ends it",
+            Some("use `order: alternating` and leave out `submission` (it is `points`, each stage with its own budget)".into()),
+        );
+    }
     if (order == Order::Simultaneous) != (submission == Submission::Orders) {
         d.at(
             rd,
@@ -105,6 +118,16 @@ fn phase(
     }
     let mut c = Compiler::new(cat, symbols, true);
     let budget = match &ph.budget {
+        Some(_) if staged => {
+            d.at(
+                rd,
+                &format!("{base}/budget"),
+                "ruleset::flow",
+                "a phase with stages has no budget of its own",
+                Some("give each stage its `budget`".into()),
+            );
+            0
+        }
         Some(v) => match c.json_const(v) {
             Ok(Value::Int(i)) if i >= 1 => i,
             Ok(_) => {
@@ -123,7 +146,7 @@ fn phase(
             }
         },
         None => {
-            if matches!(submission, Submission::Batch | Submission::Points) {
+            if matches!(submission, Submission::Batch | Submission::Points) && !staged {
                 d.at(
                     rd,
                     &base,
@@ -168,6 +191,33 @@ fn phase(
                     .map(|c| format!("did you mean `{c}`?")),
             ),
         }
+    }
+    let stages = stages(&mut c, rd, d, &base, ph, actions);
+    if staged {
+        if !ph.actions.is_empty() {
+            d.at(
+                rd,
+                &format!("{base}/actions"),
+                "ruleset::flow",
+                "a phase with stages lists its actions in each stage",
+                Some("move these actions into the stages that allow them".into()),
+            );
+        }
+        for s in &stages {
+            for a in &s.actions {
+                if !kinds.contains(a) {
+                    kinds.push(*a);
+                }
+            }
+        }
+    } else if ph.actions.is_empty() {
+        d.at(
+            rd,
+            &base,
+            "ruleset::flow",
+            "a phase needs `actions` (or `stages`, each with its actions)",
+            None,
+        );
     }
     let first = match ph.first.as_deref() {
         None | Some("scenario") => first_player,
@@ -215,7 +265,113 @@ fn phase(
         on_turn_end,
         resolve,
         flow_vars,
+        stages,
     }
+}
+
+/// The names of every stage of the flow, for the `stage:` effect.
+pub(super) fn stage_names(raw: &RawRuleset) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for ph in &raw.flow.phases {
+        for s in &ph.stages {
+            if !names.contains(&s.name) {
+                names.push(s.name.clone());
+            }
+        }
+    }
+    names
+}
+
+/// The stages of a phase: their actions, budgets and where each leads.
+fn stages(
+    c: &mut Compiler,
+    rd: &YamlDoc,
+    d: &mut Diags,
+    base: &str,
+    ph: &RawPhase,
+    actions: &[ActionSpec],
+) -> Vec<Stage> {
+    let mut out: Vec<Stage> = Vec::new();
+    for (si, s) in ph.stages.iter().enumerate() {
+        let sptr = format!("{base}/stages/{si}");
+        if ph.stages[..si].iter().any(|x| x.name == s.name) {
+            d.at(
+                rd,
+                &format!("{sptr}/name"),
+                "ruleset::flow",
+                format!("stage `{}` is declared twice in this phase", s.name),
+                None,
+            );
+        }
+        let mut kinds = Vec::new();
+        for (i, a) in s.actions.iter().enumerate() {
+            match actions.iter().position(|x| x.name == *a) {
+                Some(k) => kinds.push(k as u16),
+                None => d.at(
+                    rd,
+                    &format!("{sptr}/actions/{i}"),
+                    "ruleset::unknown_action",
+                    format!("no action `{a}`"),
+                    closest(a, actions.iter().map(|x| x.name.as_str()))
+                        .map(|c| format!("did you mean `{c}`?")),
+                ),
+            }
+        }
+        let budget = match &s.budget {
+            None => None,
+            Some(v) => match c.json_const(v) {
+                Ok(Value::Int(i)) if i >= 1 => Some(i),
+                Ok(_) => {
+                    d.at(
+                        rd,
+                        &format!("{sptr}/budget"),
+                        "ruleset::flow",
+                        "a stage's `budget` must be a whole number of at least 1",
+                        Some(
+                            "leave it out for a stage that lasts until the player moves on".into(),
+                        ),
+                    );
+                    None
+                }
+                Err(e) => {
+                    d.expr(rd, &format!("{sptr}/budget"), e);
+                    None
+                }
+            },
+        };
+        let next = match s.next.as_deref() {
+            None => None,
+            Some("end") => Some(END_TURN),
+            Some(n) => match ph.stages.iter().position(|x| x.name == n) {
+                Some(i) => Some(i as u16),
+                None => {
+                    let names = ph.stages.iter().map(|x| x.name.as_str());
+                    d.at(
+                        rd,
+                        &format!("{sptr}/next"),
+                        "ruleset::unknown_stage",
+                        format!("phase `{}` has no stage `{n}`", ph.name),
+                        Some(match closest(n, names.clone()) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => format!(
+                                "stages: {} (or `end` to end the turn)",
+                                names.collect::<Vec<_>>().join(", ")
+                            ),
+                        }),
+                    );
+                    None
+                }
+            },
+        };
+        out.push(Stage {
+            name: s.name.clone(),
+            sym: c.symbols.intern(&s.name),
+            actions: kinds,
+            budget,
+            next,
+        });
+    }
+    out
 }
 /// Compiles the resolution steps of a simultaneous phase.
 fn resolve_steps(

@@ -45,7 +45,9 @@ pub fn constant(
     symbols: &mut Symbols,
 ) -> Result<Value, Refused> {
     let where_set = if scope == "player" {
-        "per player in the scenario's `players:` section"
+        "per player in the scenario's `players:` section, or with a mapping `initial: {P1: ..., P2: ...}`"
+    } else if scope == "game" {
+        "with an effect when the game starts (`on_turn_start` of the first phase)"
     } else {
         "per unit in the scenario's `units:` entries (`vars:`) or with `create_unit ... vars`"
     };
@@ -66,7 +68,10 @@ pub fn constant(
         player_vars: &[],
         cell_vars: &[],
         unit_vars: &[],
+        game_vars: &[],
+        board: None,
         unit_table: None,
+        stages: &[],
         script_fns: &[],
         board_size: (0, 0),
         failed: Default::default(),

@@ -93,6 +93,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
     };
     let board = board::build(&mut cx, &raw.board, &scen);
 
+    let stage_names = flow::stage_names(&raw);
     // Rules, compiled against the declarations.
     let cat = Catalog {
         players: &raw.players,
@@ -101,7 +102,10 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         player_vars: &vars.player,
         cell_vars: &vars.cell,
         unit_vars: &vars.unit,
+        game_vars: &vars.game,
+        board: board.as_ref(),
         unit_table,
+        stages: &stage_names,
         script_fns: &script_fns,
         board_size: board.as_ref().map_or((0, 0), |b| (b.width(), b.height())),
         failed,
@@ -166,6 +170,7 @@ fn build(src: &Sources) -> Result<Game, Vec<Diagnostic>> {
         player_vars: vars.player,
         cell_vars: vars.cell,
         unit_vars: vars.unit,
+        game_vars: vars.game,
         player_slots: vars.player_slots,
         cell_slots: vars.cell_slots,
         unit_slots: vars.unit_slots,

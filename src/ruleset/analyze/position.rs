@@ -15,7 +15,7 @@ use crate::ir::game::{Symbols, Table, VarDecl};
 use crate::model::state::{MatchState, NO_OWNER, NO_UNIT};
 use crate::model::{Ty, Value};
 use crate::ruleset::compile::closest;
-use crate::ruleset::raw::{RawRuleset, RawScenario};
+use crate::ruleset::raw::{RawRuleset, RawScenario, RawUnit, RawUnitLayer};
 use crate::ruleset::yaml::{pointer_escape as esc, YamlDoc};
 
 /// The match state at the start, and which cells the scenario gives an owner (`initial_owner` computes the
@@ -32,6 +32,7 @@ pub(super) fn build(
     let (d, symbols) = (&mut cx.d, &mut cx.symbols);
     let mut p = Position::start(cx.sd, raw, board, tables, vars);
     p.cells(scen, d, symbols);
+    p.ruleset_player_values(cx.rd, d, symbols);
     p.players(scen, d, symbols);
     p.units(raw, scen, unit_table, d, symbols);
     // The position was written cell by cell above: derive the owner and occupancy bit sets once.
@@ -72,7 +73,7 @@ impl<'a> Position<'a> {
         };
         st.player_vars = vec![0; player_slots * raw.players.len()];
         for p in 0..raw.players.len() {
-            for v in player_vars {
+            for v in player_vars.iter().chain(&vars.game) {
                 st.player_vars[p * player_slots + v.slot as usize] = v.initial.encode();
             }
         }
@@ -355,6 +356,63 @@ impl<'a> Position<'a> {
         }
     }
 
+    /// The player variables whose `initial` is a mapping from player to value (in the ruleset).
+    fn ruleset_player_values(&mut self, rd: &YamlDoc, d: &mut Diags, symbols: &mut Symbols) {
+        let (players, vars) = (self.players, self.vars);
+        for (decl, ptr, values) in &vars.per_player_initial {
+            for (p, v) in values {
+                let vptr = format!("{ptr}/{}", esc(p));
+                let Some(pi) = players.iter().position(|x| x == p) else {
+                    d.key(
+                        rd,
+                        &vptr,
+                        "ruleset::unknown_player",
+                        format!("no player `{p}`"),
+                        Some(format!("players: {}", players.join(", "))),
+                    );
+                    continue;
+                };
+                match self.value(decl.ty, v, symbols) {
+                    Some(val) => {
+                        if let Some(m) = outside_bounds(decl, val) {
+                            d.at(rd, &vptr, "ruleset::initial_out_of_range", m, None);
+                        }
+                        let i = pi * vars.player_slots + decl.slot as usize;
+                        self.st.player_vars[i] = val.encode();
+                    }
+                    None => d.at(
+                        rd,
+                        &vptr,
+                        "ruleset::bad_type",
+                        format!("initial value does not fit type {}", decl.ty.name()),
+                        Some(format!(
+                            "give {} value",
+                            super::initial::with_article(decl.ty)
+                        )),
+                    ),
+                }
+            }
+            let missing: Vec<&str> = players
+                .iter()
+                .filter(|p| !values.contains_key(*p))
+                .map(String::as_str)
+                .collect();
+            if !missing.is_empty() {
+                d.at(
+                    rd,
+                    ptr,
+                    "ruleset::bad_type",
+                    format!(
+                        "`{}` starts from a value per player, but none is given for {}",
+                        decl.name,
+                        missing.join(", ")
+                    ),
+                    Some("give a value for every player".into()),
+                );
+            }
+        }
+    }
+
     /// The players' variables.
     fn players(&mut self, scen: &RawScenario, d: &mut Diags, symbols: &mut Symbols) {
         let (sd, players, vars) = (self.sd, self.players, self.vars);
@@ -442,22 +500,33 @@ impl<'a> Position<'a> {
         let (unit_vars, failed_vars) = (&vars.unit, &vars.failed);
         let unit_slots = vars.unit_slots;
         let mut unit_ids = HashSet::new();
-        let too_many = scen.units.len() > crate::limits::MAX_UNITS;
+        // The listed units, then those of the unit layer in board order (their ids generated).
+        let mut entries: Vec<(RawUnit, String, String)> = scen
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.clone(), format!("/units/{i}"), format!("/units/{i}/at")))
+            .collect();
+        if let Some(layer) = &scen.unit_layer {
+            entries.extend(unit_layer(layer, board, sd, d));
+        }
+        let too_many = entries.len() > crate::limits::MAX_UNITS;
+        let mut reported = HashSet::new();
         if too_many {
             d.at(
                 sd,
-                "/units",
+                if scen.units.is_empty() { "/unit_layer" } else { "/units" },
                 "scenario::too_many_units",
                 format!(
                     "the scenario places {} units; a match holds at most {}, destroyed ones included",
-                    scen.units.len(),
+                    entries.len(),
                     crate::limits::MAX_UNITS
                 ),
                 Some("place fewer units (docs/limits.md)".into()),
             );
         }
-        for (i, u) in scen.units.iter().enumerate().take_while(|_| !too_many) {
-            let uptr = format!("/units/{i}");
+        for (u, uptr, at_ptr) in entries.iter().take_while(|_| !too_many) {
+            let uptr = uptr.clone();
             let Some(t) = unit_table else {
                 if raw.units.is_some() {
                     break; // `units` names an unknown table, which was reported
@@ -475,7 +544,9 @@ impl<'a> Position<'a> {
             let kind = table.row(&u.kind);
             let owner = raw.players.iter().position(|p| *p == u.owner);
             let at = board.find(&u.at);
-            if kind.is_none() {
+            // A legend entry stands for many units: its problems are reported once.
+            let first_use = reported.insert(uptr.clone());
+            if kind.is_none() && first_use {
                 d.at(
                     sd,
                     &format!("{uptr}/type"),
@@ -485,7 +556,7 @@ impl<'a> Position<'a> {
                         .map(|c| format!("did you mean `{c}`?")),
                 );
             }
-            if owner.is_none() {
+            if owner.is_none() && first_use {
                 d.at(
                     sd,
                     &format!("{uptr}/owner"),
@@ -497,7 +568,7 @@ impl<'a> Position<'a> {
             match at {
                 None => d.at(
                     sd,
-                    &format!("{uptr}/at"),
+                    at_ptr,
                     "scenario::off_board",
                     format!("cell `{}` is not on the board", u.at),
                     Some(if board.width() > 0 {
@@ -517,7 +588,7 @@ impl<'a> Position<'a> {
                         .clone();
                     d.at(
                         sd,
-                        &format!("{uptr}/at"),
+                        at_ptr,
                         "scenario::occupied",
                         format!("cell `{}` already holds unit `{other}`", u.at),
                         Some("one unit per cell".into()),
@@ -525,7 +596,27 @@ impl<'a> Position<'a> {
                 }
                 _ => {}
             }
-            if !unit_ids.insert(u.id.clone()) {
+            // A unit of the layer takes the ruleset's id pattern, numbered on from its owner's units.
+            let generated = u.id.is_empty();
+            let id = match owner {
+                Some(o) if generated => {
+                    let mut n = self.st.units_created[o] + 1;
+                    loop {
+                        let id = raw
+                            .units
+                            .as_ref()
+                            .map_or("{owner}-{n}", |x| x.ids.as_str())
+                            .replace("{owner}", &raw.players[o])
+                            .replace("{n}", &n.to_string());
+                        if !unit_ids.contains(&id) && !scen.units.iter().any(|x| x.id == id) {
+                            break id;
+                        }
+                        n += 1;
+                    }
+                }
+                _ => u.id.clone(),
+            };
+            if !generated && !unit_ids.insert(id.clone()) {
                 d.at(
                     sd,
                     &format!("{uptr}/id"),
@@ -538,9 +629,10 @@ impl<'a> Position<'a> {
                 if self.st.occupant[at as usize] != NO_UNIT {
                     continue;
                 }
+                unit_ids.insert(id.clone());
                 let idx = self.st.units.len() as u32;
                 self.st.units.push(crate::model::state::UnitState {
-                    id: Arc::from(u.id.as_str()),
+                    id: Arc::from(id.as_str()),
                     kind,
                     owner: owner as u8,
                     at,
@@ -583,6 +675,108 @@ impl<'a> Position<'a> {
             }
         }
     }
+}
+
+/// The units a unit layer draws, as listed units without ids (generated when placed), each with the
+/// pointer of its legend entry (type, owner, vars) and of its row (where it stands).
+fn unit_layer(
+    layer: &RawUnitLayer,
+    board: &Board,
+    sd: &YamlDoc,
+    d: &mut Diags,
+) -> Vec<(RawUnit, String, String)> {
+    let mut out = Vec::new();
+    if board.width() == 0 {
+        d.at(
+            sd,
+            "/unit_layer",
+            "scenario::bad_board",
+            "a unit layer needs a grid board (width and height)",
+            Some("list the units under `units:` on a graph".into()),
+        );
+        return out;
+    }
+    if layer.rows.len() as u32 != board.height() {
+        d.at(
+            sd,
+            "/unit_layer/rows",
+            "scenario::grid_size",
+            format!(
+                "the unit layer has {} rows, the board has {}",
+                layer.rows.len(),
+                board.height()
+            ),
+            None,
+        );
+        return out;
+    }
+    for (r, line) in layer.rows.iter().enumerate() {
+        let rptr = format!("/unit_layer/rows/{r}");
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() as u32 != board.width() {
+            d.at(
+                sd,
+                &rptr,
+                "scenario::grid_size",
+                format!(
+                    "row {} of the unit layer has {} entries, the board is {} wide",
+                    r + 1,
+                    tokens.len(),
+                    board.width()
+                ),
+                None,
+            );
+            continue;
+        }
+        for (col, tok) in tokens.iter().enumerate() {
+            if *tok == "." {
+                continue;
+            }
+            let Some(c) = board.cell_at(r as u32, col as u32) else {
+                continue;
+            };
+            let Some(l) = layer.legend.get(*tok) else {
+                d.at(
+                    sd,
+                    &rptr,
+                    "scenario::unknown_symbol",
+                    format!(
+                        "`{tok}` in row {} of the unit layer is not in its legend",
+                        r + 1
+                    ),
+                    Some(
+                        match layer
+                            .legend
+                            .keys()
+                            .find(|k| k.eq_ignore_ascii_case(tok))
+                            .map(String::as_str)
+                            .or_else(|| closest(tok, layer.legend.keys().map(String::as_str)))
+                        {
+                            Some(k) => format!("did you mean `{k}`? (`.` is an empty cell)"),
+                            None => format!(
+                                "legend symbols: {} (`.` is an empty cell)",
+                                layer.legend.keys().cloned().collect::<Vec<_>>().join(", ")
+                            ),
+                        },
+                    ),
+                );
+                continue;
+            };
+            let unit = RawUnit {
+                id: String::new(),
+                kind: l.kind.clone(),
+                owner: l.owner.clone(),
+                at: board.id(c).to_string(),
+                vars: l.vars.clone(),
+            };
+            out.push((
+                unit,
+                format!("/unit_layer/legend/{}", esc(tok)),
+                rptr.clone(),
+            ));
+        }
+    }
+    out
 }
 
 /// The message for a scenario value outside its variable's `min`/`max`, if it is outside.

@@ -19,12 +19,21 @@ pub(super) struct Vars {
     pub(super) player: Vec<VarDecl>,
     pub(super) cell: Vec<VarDecl>,
     pub(super) unit: Vec<VarDecl>,
+    /// Variables of the whole game, in the player slots after the player variables (of player 0).
+    pub(super) game: Vec<VarDecl>,
+    /// Player variables whose `initial` is a mapping from player to value: the declaration, the pointer
+    /// of the mapping and the values as written (checked and written like a scenario's `players:`).
+    pub(super) per_player_initial: Vec<PerPlayerInitial>,
     pub(super) player_slots: usize,
     pub(super) cell_slots: usize,
     pub(super) unit_slots: usize,
     /// Variables whose declaration failed (and was reported): their uses are not mistakes of their own.
     pub(super) failed: Vec<String>,
 }
+
+/// A player variable starting from a value per player: its declaration, the pointer of the mapping and the
+/// values as written.
+pub(super) type PerPlayerInitial = (VarDecl, String, IndexMap<String, Json>);
 
 /// Declares the variables of players, cells and units, in that order.
 pub(super) fn declare(
@@ -34,12 +43,35 @@ pub(super) fn declare(
     tables: &[Table],
 ) -> Vars {
     let mut failed = Vec::new();
-    let (player_vars, player_slots) = decls(cx, "player", raw, settings, tables, &mut failed);
-    let (cell_vars, cell_slots) = decls(cx, "cell", raw, settings, tables, &mut failed);
-    let (unit_vars, unit_slots) = decls(cx, "unit", raw, settings, tables, &mut failed);
+    let mut per_player_initial = Vec::new();
+    let mut ppi = Some(&mut per_player_initial);
+    let (player_vars, own_slots) = decls(
+        cx,
+        "player",
+        raw,
+        settings,
+        tables,
+        &mut failed,
+        0,
+        ppi.take(),
+    );
+    // Game variables live in the slots after the player variables (the first player's are read).
+    let (game_vars, player_slots) = decls(
+        cx,
+        "game",
+        raw,
+        settings,
+        tables,
+        &mut failed,
+        own_slots,
+        None,
+    );
+    let (cell_vars, cell_slots) = decls(cx, "cell", raw, settings, tables, &mut failed, 0, None);
+    let (unit_vars, unit_slots) = decls(cx, "unit", raw, settings, tables, &mut failed, 0, None);
     let (rd, d) = (cx.rd, &mut cx.d);
     for (scope, decls) in [
         ("player", &player_vars),
+        ("game", &game_vars),
         ("unit", &unit_vars),
         ("cell", &cell_vars),
     ] {
@@ -64,6 +96,8 @@ pub(super) fn declare(
         player: player_vars,
         cell: cell_vars,
         unit: unit_vars,
+        game: game_vars,
+        per_player_initial,
         player_slots,
         cell_slots,
         unit_slots,
@@ -71,7 +105,9 @@ pub(super) fn declare(
     }
 }
 
-/// The variables of one scope (`player`, `cell` or `unit`) and the number of slots they take.
+/// The variables of one scope (`player`, `game`, `cell` or `unit`), from slot `first`, and the slot after
+/// the last they take. Player variables whose `initial` maps players to values go to `per_player`.
+#[allow(clippy::too_many_arguments)] // one scope's declarations and where its findings go
 fn decls(
     cx: &mut Cx,
     scope: &str,
@@ -79,15 +115,19 @@ fn decls(
     settings: &IndexMap<String, Json>,
     tables: &[Table],
     failed_vars: &mut Vec<String>,
+    first: usize,
+    mut per_player: Option<&mut Vec<PerPlayerInitial>>,
 ) -> (Vec<VarDecl>, usize) {
     let (rd, d, symbols) = (cx.rd, &mut cx.d, &mut cx.symbols);
     let raw_vars = match scope {
         "player" => &raw.state.player,
+        "game" => &raw.state.game,
         "cell" => &raw.state.cell,
         _ => &raw.state.unit,
     };
     let mut out = Vec::new();
-    let mut slot = 0usize;
+    let mut slot = first;
+    let mut mapped = Vec::new();
     for (name, v) in raw_vars {
         let ptr = format!("/state/{scope}/{}", esc(name));
         let ty = match parse_ty(&v.ty, v.table.as_deref(), tables) {
@@ -108,6 +148,30 @@ fn decls(
             );
         }
         let initial = match (&v.initial, ty) {
+            // One value per player, checked and written with the starting position.
+            (Some(Json::Object(m)), _) if per_player.is_some() => {
+                if v.scratch {
+                    d.at(
+                        rd,
+                        &format!("{ptr}/initial"),
+                        "ruleset::bad_type",
+                        "a scratch variable is reset to one value for every player",
+                        Some("give one `initial` value, or drop `scratch`".into()),
+                    );
+                }
+                mapped.push((out.len(), format!("{ptr}/initial"), m.clone()));
+                Value::None
+            }
+            (Some(Json::Object(_)), _) => {
+                d.at(
+                    rd,
+                    &format!("{ptr}/initial"),
+                    "ruleset::bad_type",
+                    format!("only player variables start from a value per player; a {scope} variable has one `initial`"),
+                    Some("give one value, or an expression as text".into()),
+                );
+                Value::None
+            }
             (None, Ty::Int) => Value::Int(0),
             (None, Ty::Bool) => Value::Bool(false),
             (None, Ty::Float) => Value::Float(0.0),
@@ -185,8 +249,14 @@ fn decls(
             scratch: v.scratch,
             hidden: v.hidden,
             owner_only: v.visible.as_deref() == Some("owner"),
+            constant: v.constant,
         });
         slot += if v.per_player { raw.players.len() } else { 1 };
+    }
+    if let Some(list) = per_player.as_mut() {
+        for (i, ptr, m) in mapped {
+            list.push((out[i].clone(), ptr, m.into_iter().collect()));
+        }
     }
     (out, slot)
 }

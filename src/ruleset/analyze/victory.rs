@@ -51,14 +51,7 @@ pub(super) fn compile(cx: &mut Cx, cat: &Catalog, raw: &RawRuleset) -> Vec<Victo
                     None,
                 ),
             },
-            // Without units every player is "eliminated" at once: every game would end drawn.
-            "elimination" if raw.units.is_none() => d.at(
-                rd,
-                &format!("{base}/kind"),
-                "ruleset::victory",
-                "an `elimination` rule needs units, and this ruleset declares none: every game would end in a draw after the first action",
-                Some("declare `units`, or use a `control` or `limit` rule".into()),
-            ),
+            // Without units, a player is eliminated when it owns no cell (`engine::victory`).
             "elimination" => victory.push(VictoryRule::Elimination {
                 check,
                 reason: v.reason.clone(),

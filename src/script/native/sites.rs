@@ -149,7 +149,7 @@ impl Walk<'_> {
                 self.stmts(body);
             }
             Stmt::Eval(e) | Stmt::Win(e, _) | Stmt::DestroyUnit(e) => self.expr(e),
-            Stmt::Draw(_) | Stmt::EndTurn => {}
+            Stmt::Draw(_) | Stmt::EndTurn | Stmt::Stage(_) => {}
             Stmt::CreateUnit {
                 kind,
                 owner,
@@ -260,6 +260,12 @@ impl Walk<'_> {
                 self.expr(b);
             }
             Expr::Call(_, args) => args.iter().for_each(|a| self.expr(a)),
+            Expr::List(op, args) => {
+                if let crate::ir::ListOp::AtElement(s) = op {
+                    self.set(s);
+                }
+                args.iter().for_each(|a| self.expr(a));
+            }
             Expr::Const(_) | Expr::Local(_) | Expr::Me | Expr::Opponent | Expr::Counter(_) => {}
         }
     }
@@ -283,6 +289,14 @@ impl Walk<'_> {
                 Value::Unit(_) => Ty::Unit,
                 Value::Player(_) => Ty::Player,
                 Value::Row(t, _) => Ty::Row(*t),
+                Value::List(..) => Ty::List,
+            },
+            Expr::List(op, _) => match op {
+                crate::ir::ListOp::Literal
+                | crate::ir::ListOp::Roll
+                | crate::ir::ListOp::Sort
+                | crate::ir::ListOp::Reverse => Ty::List,
+                _ => Ty::Int,
             },
             Expr::Local(s) => *self.env.get(s)?,
             Expr::Me | Expr::Opponent | Expr::CellOwner(_) | Expr::UnitOwner(_) => Ty::Player,

@@ -45,7 +45,7 @@ pub(super) fn stmt(s: &mut Stmt, base: u16) -> Res<()> {
             body.iter_mut().try_for_each(|s| stmt(s, base))
         }
         Stmt::Eval(e) | Stmt::Win(e, _) | Stmt::DestroyUnit(e) => expr(e, base),
-        Stmt::Draw(_) | Stmt::EndTurn => Ok(()),
+        Stmt::Draw(_) | Stmt::EndTurn | Stmt::Stage(_) => Ok(()),
         Stmt::CreateUnit {
             kind,
             owner,
@@ -144,6 +144,12 @@ fn expr(e: &mut Expr, base: u16) -> Res<()> {
             expr(max, base)?;
             at(slot, base)?;
             expr(pred, base)
+        }
+        Expr::List(op, args) => {
+            if let crate::ir::ListOp::AtElement(s) = op {
+                set(s, base)?;
+            }
+            args.iter_mut().try_for_each(|a| expr(a, base))
         }
     }
 }
