@@ -262,7 +262,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "limits",
         ],
     ),
-    ("render", &["engine", "ir", "model", "board", "limits"]),
+    (
+        "render",
+        &["simulate", "engine", "ir", "model", "board", "limits"],
+    ),
     (
         "replay",
         &[

@@ -39,6 +39,10 @@ pub enum Command {
     Play(PlayArgs),
     /// Serve matches over HTTP: remote seats play through the API, agent seats on the server.
     Serve(ServeArgs),
+    /// Write a replay as one self-contained HTML page: the board at every step, events, each player's view.
+    View(ViewArgs),
+    /// Write SVG charts of `simulate --format json` outputs and experiment folders as one HTML page.
+    Report(ReportArgs),
     /// Parameter sweeps from a TOML file: run (all or one shard), merge shards.
     Experiment {
         #[command(subcommand)]
@@ -155,6 +159,9 @@ pub struct SimulateArgs {
     /// Check every step: listed actions apply, enumeration agrees with counting, invariants hold.
     #[arg(long)]
     pub check: bool,
+    /// Also write the results as an HTML page of charts (as `arbiter report` draws them).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -250,6 +257,27 @@ pub struct ServeArgs {
     /// Worker threads playing the matches (default: one per core, at least two).
     #[arg(long)]
     pub workers: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// The replay file (output of `run`, `match` or `play --out`).
+    pub replay: PathBuf,
+    /// Write the page here (`-` for stdout). Default: beside the replay, its name ending in .html.
+    #[arg(short = 'o', long = "out", value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Outputs of `simulate --format json` and experiment folders (holding results.jsonl) or
+    /// results.jsonl files, in the order they are shown.
+    #[arg(required = true, value_name = "DIR|FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Write the page here (`-` for stdout). Default: report.html in the first folder given, else beside
+    /// the first file, its name ending in .html.
+    #[arg(short = 'o', long = "out", value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -9,11 +9,13 @@ pub mod human;
 pub mod output;
 pub mod play;
 pub mod replay;
+pub mod report;
 pub mod run;
 pub mod serve;
 pub mod simulate;
 pub mod tournament;
 pub mod validate;
+pub mod view;
 pub mod watch;
 
 use std::ffi::OsString;
@@ -78,6 +80,8 @@ pub fn dispatch(argv: Vec<OsString>) -> i32 {
         Command::Watch(a) => watch::watch(&a),
         Command::Play(a) => human::play(&a),
         Command::Serve(a) => serve::serve(&a),
+        Command::View(a) => view::view(&a),
+        Command::Report(a) => report::report(&a),
         Command::Experiment {
             command: ExperimentCommand::Run(a),
         } => experiment::run(&a),

@@ -7,7 +7,9 @@ use serde_json::{json, Map, Value as Json};
 use super::args::{Format, SimulateArgs};
 use super::game::{load_game, remote_options, seat_specs};
 use super::output::{fail, json_text, stderr_is_terminal, write_output};
+use super::report::write_report;
 use super::{INVALID, OK, USAGE};
+use crate::ruleset::load::parse_override;
 use crate::simulate::stats::{wilson, Z_95};
 use crate::simulate::{simulate_specs, SimConfig, Summary};
 
@@ -62,6 +64,24 @@ fn text_report(s: &Summary, agents: &[String], seconds: f64) -> String {
         s.games
     ));
     out
+}
+
+/// What `simulate --format json` adds to INTERFACE.md (docs/interface-extensions.md): which game was
+/// played with which overrides, and how long games lasted and how they ended (what `report` charts).
+fn extensions(v: &mut Json, s: &Summary, game: &crate::ruleset::Game, a: &SimulateArgs) {
+    let overrides: Map<String, Json> = a
+        .game
+        .set
+        .iter()
+        .filter_map(|kv| parse_override(kv).ok())
+        .collect();
+    let lengths: Vec<Json> = s.lengths.iter().map(|(t, n)| json!([t, n])).collect();
+    v["ruleset"] = json!(game.id);
+    v["scenario"] = json!(game.scenario);
+    v["overrides"] = Json::Object(overrides);
+    v["settings"] = json!(game.settings);
+    v["lengths"] = Json::Array(lengths);
+    v["reasons"] = json!(s.reasons);
 }
 
 fn json_report(s: &Summary, agents: &[String], seed: u64, seconds: f64, check: bool) -> Json {
@@ -153,12 +173,18 @@ pub fn simulate(a: &SimulateArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return fail(USAGE, e),
     };
+    let mut json = json_report(&summary, &agents, a.seed, seconds, a.check);
+    extensions(&mut json, &summary, &loaded.game, a);
     let code = match a.format {
-        Format::Json => write_output(
-            None,
-            &json_text(&json_report(&summary, &agents, a.seed, seconds, a.check)),
-        ),
+        Format::Json => write_output(None, &json_text(&json)),
         Format::Text => write_output(None, &text_report(&summary, &agents, seconds)),
+    };
+    if code != OK {
+        return code;
+    }
+    let code = match &a.report {
+        Some(path) => write_report(path, &json),
+        None => OK,
     };
     if code != OK {
         return code;

@@ -118,6 +118,7 @@ mod tests {
             winner,
             turns,
             plies: 2 * turns,
+            reason: None,
             error: error.map(str::to_string),
             failures: Vec::new(),
         }

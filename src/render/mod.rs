@@ -6,7 +6,10 @@ pub mod cells;
 pub mod events;
 pub mod graph;
 pub mod grid;
+pub mod html;
+pub mod report;
 pub mod style;
+pub mod view;
 
 use serde_json::Value as Json;
 
@@ -45,31 +48,45 @@ pub fn status(g: &Game, st: &MatchState) -> String {
 
 /// One line per player: its mark, how many cells it owns, and its visible variables.
 pub fn players(g: &Game, st: &MatchState, color: bool) -> String {
-    let state = state_json(g, st);
+    players_in(g, &state_json(g, st), color)
+}
+
+/// [`players`] read from a state JSON (whole, or one player's view).
+pub fn players_in(g: &Game, state: &Json, color: bool) -> String {
     let mut out = String::new();
-    for (p, name) in g.players.iter().enumerate() {
-        let owned = st.owner.iter().filter(|o| **o as usize == p).count();
-        let units = st
-            .units
-            .iter()
-            .filter(|u| u.alive && u.owner as usize == p)
-            .count();
-        let mut line = format!(
-            "{} {name}: cells {owned}",
-            paint(&g.display.marks[p], Role::Player(p as u8), color)
-        );
-        if !st.units.is_empty() {
-            line.push_str(&format!(", units {units}"));
-        }
-        if let Some(Json::Object(vars)) = state["players"].get(name) {
-            for (k, v) in vars {
-                line.push_str(&format!(", {k} {}", compact(v)));
-            }
-        }
+    for (p, line) in player_lines(g, state).into_iter().enumerate() {
+        out.push_str(&paint(&g.display.marks[p], Role::Player(p as u8), color));
+        out.push(' ');
         out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// Per player, after its mark: `NAME: cells N[, units N], VAR VALUE...` from a state JSON.
+pub fn player_lines(g: &Game, state: &Json) -> Vec<String> {
+    let owned_by = |v: &Json, name: &str| v.get("owner").and_then(Json::as_str) == Some(name);
+    let count = |key: &str, name: &str| match state.get(key) {
+        Some(Json::Object(m)) => m.values().filter(|v| owned_by(v, name)).count(),
+        _ => 0,
+    };
+    let has_units = g.unit_table().is_some()
+        || matches!(state.get("units"), Some(Json::Object(m)) if !m.is_empty());
+    g.players
+        .iter()
+        .map(|name| {
+            let mut line = format!("{name}: cells {}", count("cells", name));
+            if has_units {
+                line.push_str(&format!(", units {}", count("units", name)));
+            }
+            if let Some(Json::Object(vars)) = state["players"].get(name) {
+                for (k, v) in vars {
+                    line.push_str(&format!(", {k} {}", compact(v)));
+                }
+            }
+            line
+        })
+        .collect()
 }
 
 fn compact(v: &Json) -> String {

@@ -14,4 +14,4 @@ pub use failure::Failure;
 pub use record::{Replay, SubmissionRecord};
 pub use run::run_script;
 pub use script::MatchScript;
-pub use verify::{verify, VerifyError};
+pub use verify::{verify, verify_observed, Observed, VerifyError};

@@ -1,12 +1,13 @@
 //! `replay verify`: re-runs a replay's inputs (ruleset by id, scenario, seed, settings, submissions) and
-//! reports the first place where events, result, final state or legal actions differ.
+//! reports the first place where events, result, final state or legal actions differ. The re-run can be
+//! watched step by step (the viewer draws each position from it).
 use serde_json::Value as Json;
 
 use super::failure::Failure;
 use super::json_match::{first_difference, short};
 use super::legal::legal_json;
 use super::record::{ResultRecord, SubmissionRecord, FORMAT, VERSION};
-use crate::engine::Engine;
+use crate::engine::{Engine, Match};
 use crate::ruleset::schemas::{validator, DocKind};
 use crate::ruleset::{load, Loaded};
 
@@ -111,8 +112,26 @@ fn load_game(
     load(id, Some(scenario), &overrides).map_err(|e| VerifyError::Load(e.into()))
 }
 
+/// One position of a re-run: the start (`submission` is `None`) or the position after a submission,
+/// with the events it logged.
+pub struct Observed<'a> {
+    pub submission: Option<&'a SubmissionRecord>,
+    pub events: &'a [Json],
+    pub engine: &'a Engine,
+    pub m: &'a Match,
+}
+
 /// Re-runs `replay` and checks that it comes out identical.
 pub fn verify(replay: &Json) -> Result<(), VerifyError> {
+    verify_observed(replay, &mut |_| {})
+}
+
+/// [`verify`], calling `observe` with the starting position and after every submission. A replay that
+/// fails to verify may have been observed in part.
+pub fn verify_observed(
+    replay: &Json,
+    observe: &mut dyn FnMut(&Observed),
+) -> Result<(), VerifyError> {
     if replay.get("format").and_then(Json::as_str) != Some(FORMAT) {
         return Err(VerifyError::Malformed(format!(
             "`format` is not \"{FORMAT}\""
@@ -164,11 +183,24 @@ pub fn verify(replay: &Json) -> Result<(), VerifyError> {
     engine.set_logging(true);
     let mut m = engine.start(seed).map_err(run_err)?;
     let mut got = engine.take_log();
+    observe(&Observed {
+        submission: None,
+        events: &got,
+        engine: &engine,
+        m: &m,
+    });
     for (i, s) in submissions.iter().enumerate() {
         engine
             .submit(&mut m, &s.player, &s.actions)
             .map_err(|e| differs(format!("submission {i} was refused: {e}")))?;
+        let from = got.len();
         got.extend(engine.take_log());
+        observe(&Observed {
+            submission: Some(s),
+            events: &got[from..],
+            engine: &engine,
+            m: &m,
+        });
     }
 
     if let Some(i) = (0..events.len().min(got.len())).find(|&i| events[i] != got[i]) {

@@ -38,6 +38,7 @@ pub fn one_game(
         winner: None,
         turns: 0,
         plies: 0,
+        reason: None,
         error: Some(e),
         failures: Vec::new(),
     };
@@ -59,6 +60,7 @@ pub fn one_game(
             winner: played.m.state.result.as_ref().map(|r| r.winner),
             turns: played.m.state.turn,
             plies: played.m.state.ply,
+            reason: played.m.state.result.as_ref().map(|r| r.reason.to_string()),
             error: None,
             failures: played.failures,
         },

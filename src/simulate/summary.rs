@@ -1,4 +1,7 @@
-//! The result of many games: wins per player, draws, means, and what went wrong.
+//! The result of many games: wins per player, draws, means, how long games lasted and how they ended,
+//! and what went wrong.
+use std::collections::BTreeMap;
+
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -9,6 +12,8 @@ pub struct GameOutcome {
     pub winner: Option<Option<u8>>,
     pub turns: i64,
     pub plies: i64,
+    /// The result's reason (`None` unless finished).
+    pub reason: Option<String>,
     pub error: Option<String>,
     pub failures: Vec<String>,
 }
@@ -23,6 +28,11 @@ pub struct Summary {
     pub mean_turns: f64,
     /// Mean of the final `ply` over finished games.
     pub mean_plies: f64,
+    /// Finished games by their final `turn` (at most one entry per distinct length, so bounded by the
+    /// longest match allowed).
+    pub lengths: BTreeMap<i64, u64>,
+    /// Finished games by their result's reason.
+    pub reasons: BTreeMap<String, u64>,
     /// One message per game that failed to finish, the first [`MAX_MESSAGES`] of them.
     pub errors: Vec<String>,
     /// How many games failed to finish (all of them, also past the messages kept).
@@ -57,6 +67,8 @@ impl Tally {
                 draws: 0,
                 mean_turns: 0.0,
                 mean_plies: 0.0,
+                lengths: BTreeMap::new(),
+                reasons: BTreeMap::new(),
                 errors: Vec::new(),
                 error_count: 0,
                 check_failures: Vec::new(),
@@ -85,6 +97,10 @@ impl Tally {
             self.finished += 1;
             self.turns += o.turns as i128;
             self.plies += o.plies as i128;
+            *s.lengths.entry(o.turns).or_insert(0) += 1;
+            if let Some(r) = &o.reason {
+                *s.reasons.entry(r.clone()).or_insert(0) += 1;
+            }
         }
         if let Some(e) = &o.error {
             s.error_count += 1;
@@ -135,6 +151,7 @@ mod tests {
             winner,
             turns,
             plies: 2 * turns,
+            reason: winner.map(|_| "end".to_string()),
             error: error.map(str::to_string),
             failures: Vec::new(),
         }
@@ -158,6 +175,8 @@ mod tests {
         assert_eq!(s.draws, 1);
         assert_eq!(s.mean_turns, 20.0);
         assert_eq!(s.mean_plies, 40.0);
+        assert_eq!(s.lengths, BTreeMap::from([(10, 1), (20, 1), (30, 1)]));
+        assert_eq!(s.reasons, BTreeMap::from([("end".to_string(), 3)]));
         assert_eq!(s.errors, vec!["game 2: boom".to_string()]);
         assert_eq!(s.wins.keys().collect::<Vec<_>>(), vec!["A", "B"]);
     }

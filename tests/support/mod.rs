@@ -97,3 +97,44 @@ pub fn process_gone(pid: u32) -> bool {
     let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
     r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
 }
+
+/// Every `http://` or `https://` in a page outside comments (HTML `<!-- -->`, and `/* */` and `//`
+/// comments of its styles and scripts), and every `src=`/`href=` that does not point inside the page:
+/// what a self-contained page must not have.
+pub fn network_references(page: &str) -> Vec<String> {
+    fn strip(text: &str, open: &str, close: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find(open) {
+            out.push_str(&rest[..i]);
+            rest = match rest[i + open.len()..].find(close) {
+                Some(j) => &rest[i + open.len() + j + close.len()..],
+                None => "",
+            };
+        }
+        out.push_str(rest);
+        out
+    }
+    let text = strip(&strip(page, "<!--", "-->"), "/*", "*/");
+    let text: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lower = text.to_lowercase();
+    let mut found = Vec::new();
+    for needle in ["http://", "https://"] {
+        for (i, _) in lower.match_indices(needle) {
+            found.push(text[i.saturating_sub(40)..(i + 60).min(text.len())].to_string());
+        }
+    }
+    for attr in ["src=\"", "href=\""] {
+        for (i, _) in lower.match_indices(attr) {
+            let value = &lower[i + attr.len()..];
+            if !value.starts_with('#') {
+                found.push(text[i..(i + 60).min(text.len())].to_string());
+            }
+        }
+    }
+    found
+}
