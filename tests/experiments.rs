@@ -86,6 +86,8 @@ fn a_cell_equals_simulate_with_the_same_inputs() {
         assert_eq!(line["draws"], sim["draws"], "{cell}");
         assert_eq!(line["mean_turns"], sim["mean_turns"], "{cell}");
         assert_eq!(line["mean_plies"], sim["mean_plies"], "{cell}");
+        assert_eq!(line["lengths"], sim["lengths"], "{cell}");
+        assert_eq!(line["reasons"], sim["reasons"], "{cell}");
         for p in ["P1", "P2"] {
             let ours = &line["win_rate"][p];
             let theirs = &sim["intervals95"][p];

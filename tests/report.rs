@@ -201,4 +201,10 @@ fn reports_what_experiment_run_writes() {
         page.contains("<h3>turnCapPlies</h3>"),
         "the sweep is charted"
     );
+    assert!(
+        !page.contains("None of these inputs records game lengths")
+            && !page.contains("None of these inputs records how games ended"),
+        "an experiment's results carry lengths and end reasons"
+    );
+    assert!(page.contains("hq_captured") || page.contains("turn_cap"));
 }

@@ -34,6 +34,8 @@ pub fn line(index: usize, cell: &Json, t: &Totals) -> Json {
         "mean_plies": t.mean_plies(),
         "error_count": t.error_count,
         "errors": t.errors.iter().map(|(i, e)| format!("game {i}: {e}")).collect::<Vec<_>>(),
+        "lengths": t.lengths.iter().map(|(turns, n)| json!([turns, n])).collect::<Vec<_>>(),
+        "reasons": t.reasons,
     })
 }
 
@@ -183,6 +185,8 @@ mod tests {
         t.finished = t.games;
         t.turns = 15 * t.games as i128;
         t.plies = 30 * t.games as i128;
+        t.lengths.insert(15, t.games);
+        t.reasons.insert("win".into(), a + b);
         t
     }
 
@@ -204,6 +208,8 @@ mod tests {
         let (lo, hi) = wilson(6, 10, Z_95);
         assert_eq!(l["win_rate"]["A"], json!([lo, 0.6, hi]));
         assert_eq!(l["mean_turns"], 15.0);
+        assert_eq!(l["lengths"], json!([[15, 10]]));
+        assert_eq!(l["reasons"], json!({"win": 9}));
         assert_eq!(
             lines[1]["win_rate"]["A"],
             json!([0.0, 0.0, wilson(0, 10, Z_95).1])

@@ -1,5 +1,7 @@
 //! The totals of a run of games of one cell: integer counts and sums only, so totals of any split of a
 //! cell's games add up to exactly the totals of the whole (means and intervals are computed at the end).
+use std::collections::BTreeMap;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +24,13 @@ pub struct Totals {
     pub turns: i128,
     /// Sum of the final `ply` over finished games.
     pub plies: i128,
+    /// Finished games by final `turn` (what `report` draws as a histogram). Absent in part files of
+    /// earlier versions, which then chart no lengths.
+    #[serde(default)]
+    pub lengths: BTreeMap<i64, u64>,
+    /// Finished games by the reason they ended, where the game gave one.
+    #[serde(default)]
+    pub reasons: BTreeMap<String, u64>,
     pub error_count: u64,
     /// The first [`MAX_ERRORS`] failed games by game index, with their message.
     pub errors: Vec<(u64, String)>,
@@ -37,6 +46,8 @@ impl Totals {
             finished: 0,
             turns: 0,
             plies: 0,
+            lengths: BTreeMap::new(),
+            reasons: BTreeMap::new(),
             error_count: 0,
             errors: Vec::new(),
         }
@@ -58,6 +69,10 @@ impl Totals {
             self.finished += 1;
             self.turns += i128::from(o.turns);
             self.plies += i128::from(o.plies);
+            *self.lengths.entry(o.turns).or_insert(0) += 1;
+            if let Some(r) = &o.reason {
+                *self.reasons.entry(r.clone()).or_insert(0) += 1;
+            }
         }
         if let Some(e) = &o.error {
             self.error_count += 1;
@@ -77,6 +92,12 @@ impl Totals {
         self.finished += other.finished;
         self.turns += other.turns;
         self.plies += other.plies;
+        for (t, n) in other.lengths {
+            *self.lengths.entry(t).or_insert(0) += n;
+        }
+        for (r, n) in other.reasons {
+            *self.reasons.entry(r).or_insert(0) += n;
+        }
         self.error_count += other.error_count;
         self.errors.extend(other.errors);
         self.keep_first_errors();
@@ -118,7 +139,7 @@ mod tests {
             winner,
             turns,
             plies: 2 * turns,
-            reason: None,
+            reason: winner.map(|w| if w.is_some() { "win" } else { "cap" }.to_string()),
             error: error.map(str::to_string),
             failures: Vec::new(),
         }
@@ -147,6 +168,9 @@ mod tests {
         assert_eq!(whole.games, 40);
         assert_eq!(whole.error_count, 8);
         assert_eq!(whole.errors.len(), 8);
+        assert_eq!(whole.lengths.values().sum::<u64>(), whole.finished);
+        assert_eq!(whole.reasons.get("cap"), Some(&8));
+        assert_eq!(whole.reasons.get("win"), Some(&24));
         for cut in [0, 1, 13, 39, 40] {
             let (mut a, mut b) = (Totals::new(&players), Totals::new(&players));
             for (i, o) in all.iter().enumerate() {
