@@ -429,6 +429,54 @@ fn a_killed_run_leaves_whole_files_and_finishes_on_rerun() {
     }
 }
 
+#[test]
+fn a_second_run_into_a_busy_directory_is_refused() {
+    let dir = scratch("experiments", "busy");
+    // Far more games than the test waits for: the first run is still writing when the second starts.
+    let text = "ruleset = \"strategic_influence\"\ngames = 1000000000\nseed = 3\nagents = [[\"random\", \"random\"]]\n";
+    write(&dir, "e.toml", text);
+    let mut child = command(&dir)
+        .args(["experiment", "run", "e.toml", "--out", "out", "--jobs", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starts");
+    // The lock is taken before the manifest is written.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !dir.join("out/manifest.json").is_file() && Instant::now() < deadline {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the first run ended early"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Without the lock the second run would join in for a billion games: it is stopped if it does.
+    let mut second = command(&dir)
+        .args(["experiment", "run", "e.toml", "--out", "out"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while second.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let refused_in_time = second.try_wait().unwrap().is_some();
+    let _ = second.kill();
+    let o = second.wait_with_output().unwrap();
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(refused_in_time, "the second run was not refused: it ran");
+    assert!(still_running, "the first run was still writing");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("another `arbiter experiment run` is writing into"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// Runs an experiment that should be refused; returns stderr.
 fn refused(dir: &Path, text: &str) -> String {
     write(dir, "bad.toml", text);

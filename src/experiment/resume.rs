@@ -51,6 +51,8 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let manifest = Manifest::new(plan.description.clone(), plan.digest.clone(), shard);
     let show = store.dir().display().to_string();
+    // Held to the end of the run: nothing else writes into the directory meanwhile.
+    let _lock = store.lock().map_err(RunError::Conflict)?;
     match store.read_manifest().map_err(RunError::Io)? {
         Some(m) if m.digest != manifest.digest => {
             return Err(RunError::Conflict(format!(

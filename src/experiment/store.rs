@@ -24,6 +24,8 @@ pub const RESULTS_JSONL: &str = "results.jsonl";
 pub const RESULTS_CSV: &str = "results.csv";
 /// Temporary files start with this; a rerun removes any an interrupted run left.
 const TEMP_PREFIX: &str = ".tmp-";
+/// The file a run holds an exclusive lock on while it writes into the directory (see [`Store::lock`]).
+pub const LOCK: &str = ".lock";
 
 /// `manifest.json`: the experiment a directory holds results of, and which part of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,11 +94,37 @@ impl Store {
         self.dir.join(name).display().to_string()
     }
 
-    /// Whether the directory is missing or empty (a fresh place for results).
+    /// Whether the directory is missing or empty but for the lock file (a fresh place for results).
     pub fn is_fresh(&self) -> bool {
         match fs::read_dir(&self.dir) {
-            Ok(mut entries) => entries.next().is_none(),
+            Ok(mut entries) => entries.all(|e| e.is_ok_and(|e| e.file_name() == LOCK)),
             Err(_) => !self.dir.exists(),
+        }
+    }
+
+    /// Takes the directory for this process: an exclusive lock on `DIR/.lock`, held until the returned
+    /// file is dropped. The operating system releases it when the process ends however it ends, so a
+    /// killed run never leaves a stale lock; a second run into the same directory is refused instead of
+    /// interleaving its files (and removing the other's temporaries) with the first's.
+    pub fn lock(&self) -> Result<fs::File, String> {
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        let path = self.dir.join(LOCK);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(fs::TryLockError::WouldBlock) => Err(format!(
+                "another `arbiter experiment run` is writing into {} (it holds {LOCK}): wait for it to finish, or give another --out",
+                self.dir.display()
+            )),
+            Err(fs::TryLockError::Error(e)) => {
+                Err(format!("cannot lock {}: {e}", path.display()))
+            }
         }
     }
 
@@ -230,5 +258,27 @@ impl Store {
             let _ = fs::remove_file(&temp);
             format!("cannot write {}: {e}", target.display())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_at_a_time_and_the_lock_goes_with_its_holder() {
+        let dir = std::env::temp_dir().join(format!("arbiter-lock-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        let held = store.lock().expect("a fresh directory can be taken");
+        assert!(store.is_fresh(), "the lock file alone leaves it fresh");
+        let refused = store.lock().expect_err("taken twice");
+        assert!(
+            refused.contains("another `arbiter experiment run`"),
+            "{refused}"
+        );
+        drop(held);
+        store.lock().expect("free again once its holder is gone");
+        let _ = fs::remove_dir_all(&dir);
     }
 }
