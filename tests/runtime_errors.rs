@@ -182,3 +182,14 @@ fn the_growth_step_does_not_wrap() {
         "{stderr}"
     );
 }
+
+#[test]
+fn an_add_that_would_overflow_a_variable_stops_the_match() {
+    // A whole-number store done in place must fail exactly as the generic assignment does.
+    stops(
+        "add_overflow",
+        PLACE_EFFECT,
+        &format!("{PLACE_EFFECT}\n      - add: {{at.stones: 9223372036854775807}}"),
+        "overflow",
+    );
+}

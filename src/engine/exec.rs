@@ -8,6 +8,7 @@ use super::machine::{Machine, RunError};
 use crate::ir::ops::arith;
 use crate::ir::{AssignOp, BinOp};
 use crate::model::state::{GameResult, UnitState, NO_OWNER, NO_UNIT};
+use crate::model::value::ABSENT;
 use crate::model::{Ty, Value};
 
 type R<T> = Result<T, RunError>;
@@ -40,6 +41,32 @@ impl Machine<'_> {
             }
             CStmt::Assign(place, op, e) => {
                 let v = e(self)?;
+                self.assign(place, *op, v)?;
+            }
+            CStmt::Store {
+                slot,
+                op,
+                value,
+                place,
+                ev,
+            } => {
+                if let Some(v) = value.get(self) {
+                    if let Some(x) = slot.get_mut(self) {
+                        // Unset counts as 0 when added to, as in the generic assignment.
+                        let base = if *x == ABSENT { 0 } else { *x };
+                        let new = match op {
+                            AssignOp::Set => Some(v),
+                            AssignOp::Add => base.checked_add(v),
+                            AssignOp::Sub => base.checked_sub(v),
+                        };
+                        if let Some(n) = new {
+                            *x = n;
+                            return Ok(());
+                        }
+                    }
+                }
+                // None, nothing named or an overflow: the generic assignment gives the same result (or error).
+                let v = ev(self)?;
                 self.assign(place, *op, v)?;
             }
             CStmt::Emit { kind, fields } => {

@@ -44,6 +44,16 @@ fn too_many_actions() -> RunError {
     ))
 }
 
+/// What a walk already established about a candidate before [`Machine::visit`] tests it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Known {
+    Nothing,
+    /// The parameter's bit tests filtered it.
+    BitTests,
+    /// Its first range passed and its bounds are kept (see `quick_pass`).
+    FirstRange,
+}
+
 /// What an enumeration does with the legal actions it finds. Each walk is compiled for its sink.
 pub(super) trait Sink {
     /// One legal action; false stops the walk.
@@ -432,7 +442,7 @@ impl Machine<'_> {
                 if let Some(c) = c.cell(self)? {
                     let g = self.game;
                     for &n in g.board.neighbours(c) {
-                        if !self.visit(act, p, i, Value::Cell(n), args, sink, false)? {
+                        if !self.visit(act, p, i, Value::Cell(n), args, sink, Known::Nothing)? {
                             return Ok(false);
                         }
                     }
@@ -448,7 +458,7 @@ impl Machine<'_> {
             let mut outcome = listed.map(|_| true);
             if outcome.is_ok() {
                 for &v in &candidates {
-                    match self.visit(act, p, i, v, args, sink, false) {
+                    match self.visit(act, p, i, v, args, sink, Known::Nothing) {
                         Ok(true) => {}
                         other => {
                             outcome = other;
@@ -482,10 +492,10 @@ impl Machine<'_> {
                             while bits != 0 {
                                 let c = (w * 64) as u32 + bits.trailing_zeros();
                                 bits &= bits - 1;
-                                if !self.quick_pass(p, c) {
+                                let Some(known) = self.quick_pass(p, c) else {
                                     continue;
-                                }
-                                if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
+                                };
+                                if !self.visit(act, p, i, Value::Cell(c), args, sink, known)? {
                                     return Ok(false);
                                 }
                             }
@@ -493,10 +503,10 @@ impl Machine<'_> {
                     }
                     None => {
                         for c in 0..n as u32 {
-                            if !self.quick_pass(p, c) {
+                            let Some(known) = self.quick_pass(p, c) else {
                                 continue;
-                            }
-                            if !self.visit(act, p, i, Value::Cell(c), args, sink, false)? {
+                            };
+                            if !self.visit(act, p, i, Value::Cell(c), args, sink, known)? {
                                 return Ok(false);
                             }
                         }
@@ -515,7 +525,15 @@ impl Machine<'_> {
                     let unit = &self.st.units[u];
                     if unit.alive
                         && owner.is_none_or(|o| unit.owner == o)
-                        && !self.visit(act, p, i, Value::Unit(u as u32), args, sink, false)?
+                        && !self.visit(
+                            act,
+                            p,
+                            i,
+                            Value::Unit(u as u32),
+                            args,
+                            sink,
+                            Known::Nothing,
+                        )?
                     {
                         return Ok(false);
                     }
@@ -523,14 +541,30 @@ impl Machine<'_> {
             }
             Ty::Player => {
                 for pl in 0..g.players.len() {
-                    if !self.visit(act, p, i, Value::Player(pl as u8), args, sink, false)? {
+                    if !self.visit(
+                        act,
+                        p,
+                        i,
+                        Value::Player(pl as u8),
+                        args,
+                        sink,
+                        Known::Nothing,
+                    )? {
                         return Ok(false);
                     }
                 }
             }
             Ty::Row(t) => {
                 for r in 0..g.tables[t as usize].keys.len() {
-                    if !self.visit(act, p, i, Value::Row(t, r as u16), args, sink, false)? {
+                    if !self.visit(
+                        act,
+                        p,
+                        i,
+                        Value::Row(t, r as u16),
+                        args,
+                        sink,
+                        Known::Nothing,
+                    )? {
                         return Ok(false);
                     }
                 }
@@ -546,7 +580,7 @@ impl Machine<'_> {
                 // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
                 let mut x = lo;
                 while x <= hi {
-                    if !self.visit(act, p, i, Value::Int(x), args, sink, false)? {
+                    if !self.visit(act, p, i, Value::Int(x), args, sink, Known::Nothing)? {
                         return Ok(false);
                     }
                     if x == hi {
@@ -563,16 +597,24 @@ impl Machine<'_> {
     /// Whether cell `c` passes the first hoisted range of a parameter that tests nothing else first (see
     /// [`CParam::quick_range`]): a cell that fails it would be skipped by `visit` anyway, so the rest of
     /// the visit is not started for it.
+    /// When it passes, the range's bounds are kept as `visit` would keep them (`Known::FirstRange`), so
+    /// they are not read twice.
     #[inline(always)]
-    fn quick_pass(&mut self, p: &CParam, c: u32) -> bool {
+    fn quick_pass(&mut self, p: &CParam, c: u32) -> Option<Known> {
         let Some(k) = p.quick_range else {
-            return true;
+            return Some(Known::Nothing);
         };
-        let Bounds::Typed(lo, hi) = &p.ranges[k].0 else {
-            return true;
+        let (Bounds::Typed(lo, hi), j) = &p.ranges[k] else {
+            return Some(Known::Nothing);
         };
         self.rt.locals[p.slot] = Value::Cell(c);
-        compare_opt(BinOp::Le, lo.get(self), hi.get(self))
+        let (lo, hi) = (lo.get(self), hi.get(self));
+        if !compare_opt(BinOp::Le, lo, hi) {
+            return None;
+        }
+        let v = |x: Option<i64>| x.map_or(Value::None, Value::Int);
+        self.rt.bounds[*j] = (v(lo), v(hi));
+        Some(Known::FirstRange)
     }
 
     /// Walks a cell parameter whose source lists as bits: its bit tests applied to every candidate at
@@ -608,7 +650,7 @@ impl Machine<'_> {
                 while b != 0 {
                     let c = (w * 64) as u32 + b.trailing_zeros();
                     b &= b - 1;
-                    if !self.visit(act, p, i, Value::Cell(c), args, sink, true)? {
+                    if !self.visit(act, p, i, Value::Cell(c), args, sink, Known::BitTests)? {
                         return Ok(Some(false));
                     }
                 }
@@ -703,8 +745,8 @@ impl Machine<'_> {
         Ok((lo(self)?, hi(self)?))
     }
 
-    /// Tests candidate `v` of parameter `i` and walks on when it passes (`bits_applied`: the parameter's bit
-    /// tests already filtered it).
+    /// Tests candidate `v` of parameter `i` and walks on when it passes (`known`: what the walk already
+    /// established about it).
     #[inline]
     #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
     pub(super) fn visit<S: Sink>(
@@ -715,10 +757,10 @@ impl Machine<'_> {
         v: Value,
         args: &mut ArgList,
         sink: &mut S,
-        bits_applied: bool,
+        known: Known,
     ) -> R<bool> {
         self.rt.locals[p.slot] = v;
-        if !bits_applied {
+        if known != Known::BitTests {
             for c in &p.bit_conds {
                 if !c(self)? {
                     return Ok(true);
@@ -744,7 +786,8 @@ impl Machine<'_> {
                 return Ok(true);
             }
         }
-        for (bounds, j) in &p.ranges {
+        let done = usize::from(known == Known::FirstRange);
+        for (bounds, j) in &p.ranges[done..] {
             let (lo, hi) = match bounds {
                 Bounds::Typed(lo, hi) => {
                     let (lo, hi) = (lo.get(self), hi.get(self));
@@ -765,7 +808,18 @@ impl Machine<'_> {
             self.rt.bounds[*j] = (lo, hi);
         }
         args.push_from(v, &self.rt.lists);
-        let r = self.walk(act, i + 1, args, sink);
+        // A last neighbour x amount pair goes to the sink at once, without the walk's general dispatch
+        // (which would reach the same `walk_product`: such a parameter is neither counted nor bits).
+        let r = match act.params.get(i + 1) {
+            Some(next) if next.product_block => {
+                match self.walk_product(act, next, i + 1, args, sink) {
+                    Ok(Some(r)) => r,
+                    Ok(None) => self.walk(act, i + 1, args, sink),
+                    Err(e) => Err(e),
+                }
+            }
+            _ => self.walk(act, i + 1, args, sink),
+        };
         args.pop();
         r
     }

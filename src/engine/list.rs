@@ -99,7 +99,7 @@ impl Machine<'_> {
         let end = self.rt.lists.len();
         let r = loop {
             self.rt.lists[region..end].copy_from_slice(&parts);
-            match self.visit(act, p, i, v, args, sink, false) {
+            match self.visit(act, p, i, v, args, sink, super::legal::Known::Nothing) {
                 Ok(true) => {}
                 other => break other,
             }

@@ -1,6 +1,7 @@
 //! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
 use super::expr::{Arg, Cond, Ev};
 use super::set::CSet;
+use super::typed::{IntArg, Slot};
 use super::Lowerer;
 use crate::ir::{AssignOp, Place, Stmt};
 use crate::model::Ty;
@@ -20,6 +21,15 @@ pub enum CPlace {
 pub enum CStmt {
     Let(usize, Ev),
     Assign(CPlace, AssignOp, Ev),
+    /// An assignment done on the raw slot when its operands allow (a whole number, nothing overflows);
+    /// otherwise, and with the same result, by the generic assignment it carries.
+    Store {
+        slot: Slot,
+        op: AssignOp,
+        value: IntArg,
+        place: CPlace,
+        ev: Ev,
+    },
     /// An event: evaluated only when events are logged.
     Emit {
         kind: String,
@@ -65,7 +75,16 @@ impl Lowerer<'_> {
     fn stmt(&mut self, s: &Stmt) -> CStmt {
         match s {
             Stmt::Let(slot, e) => CStmt::Let(*slot as usize, self.ev(e)),
-            Stmt::Assign(p, op, e) => CStmt::Assign(self.place(p), *op, self.ev(e)),
+            Stmt::Assign(p, op, e) => match self.typed_store(p, *op, e) {
+                Some((slot, value)) => CStmt::Store {
+                    slot,
+                    op: *op,
+                    value,
+                    place: self.place(p),
+                    ev: self.ev(e),
+                },
+                None => CStmt::Assign(self.place(p), *op, self.ev(e)),
+            },
             Stmt::Emit(spec) => CStmt::Emit {
                 kind: spec.kind.clone(),
                 fields: spec

@@ -240,3 +240,118 @@ impl Lowerer<'_> {
         }
     }
 }
+
+/// A whole-number or flag variable written in place: the entity comes from a local (or `me`/`opponent`),
+/// the slot is fixed. Unlike [`Read`], a unit's variable is written whether or not it lives, as the
+/// generic assignment does.
+#[derive(Clone, Copy)]
+pub enum Slot {
+    Cell {
+        local: usize,
+        offset: usize,
+    },
+    CellOf {
+        local: usize,
+        offset: usize,
+        who: Who,
+    },
+    Player {
+        who: Who,
+        offset: usize,
+    },
+    Unit {
+        local: usize,
+        offset: usize,
+    },
+}
+
+impl Slot {
+    /// The raw slot, or `None` when the operand names nothing.
+    #[inline(always)]
+    pub fn get_mut<'a>(self, m: &'a mut Machine<'_>) -> Option<&'a mut i64> {
+        let g = m.game;
+        match self {
+            Slot::Cell { local, offset } => match m.rt.locals[local] {
+                Value::Cell(c) => m.st.cell_vars.get_mut(c as usize * g.cell_slots + offset),
+                _ => None,
+            },
+            Slot::CellOf { local, offset, who } => match (m.rt.locals[local], who.player(m)) {
+                (Value::Cell(c), Some(p)) => {
+                    m.st.cell_vars
+                        .get_mut(c as usize * g.cell_slots + offset + p as usize)
+                }
+                _ => None,
+            },
+            Slot::Player { who, offset } => {
+                let p = who.player(m)?;
+                m.st.player_vars
+                    .get_mut(p as usize * g.player_slots + offset)
+            }
+            Slot::Unit { local, offset } => match m.rt.locals[local] {
+                Value::Unit(u) => m.st.unit_vars.get_mut(u as usize * g.unit_slots + offset),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    /// A store of `value` into `place` that can be done on raw slots: a whole-number variable given a
+    /// whole number, or a flag given a flag (set only), when specialising is on.
+    pub fn typed_store(
+        &mut self,
+        place: &crate::ir::Place,
+        op: crate::ir::AssignOp,
+        value: &Expr,
+    ) -> Option<(Slot, IntArg)> {
+        use crate::ir::{AssignOp, Place};
+        if !self.opts.specialise {
+            return None;
+        }
+        let local = |x: &Expr| match x {
+            Expr::Local(s) => Some(*s as usize),
+            _ => None,
+        };
+        let (slot, ty) = match place {
+            Place::CellVar(c, s, t) => (
+                Slot::Cell {
+                    local: local(c)?,
+                    offset: *s as usize,
+                },
+                *t,
+            ),
+            Place::CellVarOf(c, s, p, t) => (
+                Slot::CellOf {
+                    local: local(c)?,
+                    offset: *s as usize,
+                    who: Who::of(p)?,
+                },
+                *t,
+            ),
+            Place::PlayerVar(p, s, t) => (
+                Slot::Player {
+                    who: Who::of(p)?,
+                    offset: *s as usize,
+                },
+                *t,
+            ),
+            Place::UnitVar(u, s, t) => (
+                Slot::Unit {
+                    local: local(u)?,
+                    offset: *s as usize,
+                },
+                *t,
+            ),
+            _ => return None,
+        };
+        let value = match (ty, op) {
+            (Ty::Int, _) => IntArg::of(value)?,
+            (Ty::Bool, AssignOp::Set) => match value {
+                Expr::Const(Value::Bool(b)) => IntArg::Const(i64::from(*b)),
+                _ => IntArg::Var(Read::of(value, Ty::Bool)?),
+            },
+            _ => return None,
+        };
+        Some((slot, value))
+    }
+}
