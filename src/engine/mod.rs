@@ -161,6 +161,11 @@ impl Engine {
             .collect()
     }
 
+    /// The first player due to act, in player order (what [`Engine::due`] lists first), without a list.
+    pub fn first_due(&self, m: &Match) -> Option<PlayerIdx> {
+        (0..self.game.players.len() as u8).find(|p| m.state.is_due(*p))
+    }
+
     /// Runs an enumeration for `player` over the current phase's actions; `None` when the player is not due.
     fn enumerate<T>(
         &mut self,

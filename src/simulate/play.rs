@@ -136,7 +136,7 @@ pub fn play_match_observed(
     let mut turn_start: Option<Match> = None;
     let mut view: Option<Match> = None;
     while !m.state.is_over() {
-        let Some(&p) = engine.due(&m).first() else {
+        let Some(p) = engine.first_due(&m) else {
             return Err(RunError::new(
                 "the game is not over but nobody is due to act",
             ));
@@ -154,11 +154,17 @@ pub fn play_match_observed(
         let (actions, handed) = if game.phase(&m.state).submission != Submission::Orders {
             let actions = agent.act(engine, &mut m, p)?;
             (actions, agent.take_handed_in())
-        } else if let Some(start) = turn_start.as_ref().filter(|s| s.state.ply == m.state.ply) {
+        } else if let Some(start) = turn_start.as_mut().filter(|s| s.state.ply == m.state.ply) {
             if opts.record {
                 played.events.extend(engine.take_log());
             }
-            let view = copy_into(&mut view, start);
+            // The last player due decides on the turn start itself: nobody needs it after them.
+            let last = m.state.due == 1 << p;
+            let view = if last {
+                start
+            } else {
+                copy_into(&mut view, start)
+            };
             hand_in_from(engine, agent, view, &mut m, p)?
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
