@@ -159,7 +159,7 @@ impl Lowerer<'_> {
 
     /// Lowers an expression.
     pub fn ev(&mut self, e: &Expr) -> Ev {
-        if let Some(f) = self.typed_ev(e) {
+        if let Some(f) = self.typed_ev(e).or_else(|| self.typed_row_col(e)) {
             return f;
         }
         let g = self.game;
