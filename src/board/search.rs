@@ -207,6 +207,14 @@ impl Board {
             return true;
         }
         let masks = self.neighbour_masks();
+        // Boards of up to 256 cells: the same steps on fixed-size words the compiler keeps in registers.
+        match words {
+            1 => return reachable_fixed::<1>(masks, from, max, passable, out),
+            2 => return reachable_fixed::<2>(masks, from, max, passable, out),
+            3 => return reachable_fixed::<3>(masks, from, max, passable, out),
+            4 => return reachable_fixed::<4>(masks, from, max, passable, out),
+            _ => {}
+        }
         let frontier = &mut scratch.bits;
         frontier.clear();
         frontier.resize(words * 2, 0);
@@ -316,6 +324,53 @@ impl Board {
             }
         }
     }
+}
+
+/// [`Board::reachable_bits`] on a board of exactly `W` words of cells (`masks`: each cell's neighbours as
+/// `W` words); `out` holds `W` zeroed words.
+fn reachable_fixed<const W: usize>(
+    masks: &[u64],
+    from: CellId,
+    max: u32,
+    passable: &[u64],
+    out: &mut [u64],
+) -> bool {
+    let passable: [u64; W] = match passable.try_into() {
+        Ok(p) => p,
+        Err(_) => return false,
+    };
+    let mut seen = [0u64; W];
+    let mut frontier = [0u64; W];
+    let from_bit = (from as usize / 64, 1u64 << (from % 64));
+    frontier[from_bit.0] |= from_bit.1;
+    seen[from_bit.0] |= from_bit.1;
+    for _ in 0..max {
+        let mut next = [0u64; W];
+        for (w, &word) in frontier.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let c = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                let m = &masks[c * W..c * W + W];
+                for k in 0..W {
+                    next[k] |= m[k];
+                }
+            }
+        }
+        let mut any = 0;
+        for k in 0..W {
+            next[k] &= passable[k] & !seen[k];
+            seen[k] |= next[k];
+            any |= next[k];
+        }
+        if any == 0 {
+            break;
+        }
+        frontier = next;
+    }
+    seen[from_bit.0] &= !from_bit.1;
+    out.copy_from_slice(&seen);
+    true
 }
 
 #[cfg(test)]
@@ -586,6 +641,50 @@ mod tests {
                 .filter(|&(_, hops)| hops <= max)
                 .collect();
             assert_eq!(out, expected, "reachable from {from} within {max}");
+        }
+    }
+
+    #[test]
+    fn reachable_bits_match_a_plain_reference_search_on_boards_of_every_width() {
+        // 1, 2, 3 and 4 words take the fixed-size path, 7 words the general one.
+        let boards = [
+            Board::square(5, 5, false, row_col_ids()).unwrap(),
+            Board::square(10, 10, true, row_col_ids()).unwrap(),
+            hex_board(HexLayout::OddR),
+            hex_board(HexLayout::EvenR),
+            Board::square(16, 16, false, row_col_ids()).unwrap(),
+            Board::square(20, 20, false, row_col_ids()).unwrap(),
+        ];
+        let mut scratch = SearchScratch::new();
+        let mut out = Vec::new();
+        let mut random = Lcg(11);
+        for board in &boards {
+            let words = board.len().div_ceil(64);
+            for _ in 0..100 {
+                let blocked: Vec<bool> = (0..board.len())
+                    .map(|_| random.next().is_multiple_of(4))
+                    .collect();
+                let mut passable = vec![0u64; words];
+                for c in (0..board.len()).filter(|&c| !blocked[c]) {
+                    passable[c / 64] |= 1 << (c % 64);
+                }
+                let from = random.next() % board.len() as CellId;
+                let max = random.next() % 8;
+                assert!(board.reachable_bits(from, max, &passable, &mut scratch, &mut out));
+                let reference = reference_hops(board, from, &blocked);
+                let mut expected = vec![0u64; words];
+                for c in 0..board.len() {
+                    if c != from as usize && !blocked[c] && reference[c].is_some_and(|h| h <= max) {
+                        expected[c / 64] |= 1 << (c % 64);
+                    }
+                }
+                assert_eq!(
+                    out,
+                    expected,
+                    "{} cells, from {from} within {max}",
+                    board.len()
+                );
+            }
         }
     }
 
