@@ -63,6 +63,8 @@ pub struct Board {
     within_lists: [std::sync::OnceLock<Vec<Box<[CellId]>>>; 3],
     /// Each cell's neighbours as bits (`words` words per cell), for floods on small boards.
     neighbour_masks: std::sync::OnceLock<Vec<u64>>,
+    /// The cells of `within_lists` as bits (`words` words per cell), for sets listed as bits.
+    within_masks: [std::sync::OnceLock<Vec<u64>>; 3],
 }
 
 impl Board {
@@ -100,6 +102,7 @@ impl Board {
             connected,
             within_lists: Default::default(),
             neighbour_masks: Default::default(),
+            within_masks: Default::default(),
         })
     }
 
@@ -136,6 +139,28 @@ impl Board {
                 .collect()
         });
         Some(&lists[from as usize])
+    }
+
+    /// The cells 1 to `radius` steps from `from` as bits (`words` words), from the caches: radius 1 from
+    /// the neighbour masks, 2 to 4 on boards with a distance table; `None` otherwise.
+    pub(super) fn within_mask(&self, from: CellId, radius: u32) -> Option<&[u64]> {
+        let words = self.len().div_ceil(64);
+        let at = from as usize * words..(from as usize + 1) * words;
+        if radius == 1 {
+            return self.neighbour_masks().get(at);
+        }
+        let masks = self.within_masks.get(radius.checked_sub(2)? as usize)?;
+        if masks.get().is_none() {
+            // Built from the lists (so exactly their cells), once.
+            let mut built = vec![0u64; self.len() * words];
+            for c in 0..self.len() {
+                for &x in self.within_cached(c as CellId, radius)? {
+                    built[c * words + x as usize / 64] |= 1 << (x % 64);
+                }
+            }
+            let _ = masks.set(built);
+        }
+        masks.get()?.get(at)
     }
 
     /// Number of cells.

@@ -250,6 +250,32 @@ impl Board {
         true
     }
 
+    /// The cells [`Board::within`] lists, as bits written to `out` (`words` words, cleared first);
+    /// `cells` is scratch for radii without a cached mask.
+    pub fn within_bits(
+        &self,
+        from: CellId,
+        radius: u32,
+        cells: &mut Vec<CellId>,
+        out: &mut Vec<u64>,
+    ) {
+        let words = self.len().div_ceil(64);
+        out.clear();
+        if !self.contains(from) || radius == 0 {
+            out.resize(words, 0);
+            return;
+        }
+        if let Some(mask) = self.within_mask(from, radius) {
+            out.extend_from_slice(mask);
+            return;
+        }
+        out.resize(words, 0);
+        self.within(from, radius, cells);
+        for &x in cells.iter() {
+            out[x as usize / 64] |= 1 << (x % 64);
+        }
+    }
+
     /// Cells 1 to `radius` steps from `from` (ignoring any obstruction), sorted by cell.
     /// `out` is cleared first. Allocation-free on boards with a distance table
     /// (see [`DISTANCE_TABLE_MAX_CELLS`](super::DISTANCE_TABLE_MAX_CELLS)) and for radius 1.
@@ -684,6 +710,41 @@ mod tests {
                     "{} cells, from {from} within {max}",
                     board.len()
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn within_bits_are_the_cells_within_lists() {
+        let ids = || IdScheme {
+            first: Axis::Col,
+            rows: Label::Numbers,
+            cols: Label::Letters,
+        };
+        // With a distance table (masks cached for radii 1 to 4) and without one.
+        let boards = [
+            hex_board(HexLayout::OddR),
+            Board::square(5, 5, true, row_col_ids()).unwrap(),
+            Board::square(26, 200, false, ids()).unwrap(),
+        ];
+        let (mut cells, mut bits, mut listed) = (Vec::new(), Vec::new(), Vec::new());
+        for board in &boards {
+            let words = board.len().div_ceil(64);
+            for from in (0..board.len() as CellId).step_by(7) {
+                for radius in 0..7 {
+                    board.within_bits(from, radius, &mut cells, &mut bits);
+                    board.within(from, radius, &mut listed);
+                    let mut expected = vec![0u64; words];
+                    for &x in &listed {
+                        expected[x as usize / 64] |= 1 << (x % 64);
+                    }
+                    assert_eq!(
+                        bits,
+                        expected,
+                        "{} cells, {from} radius {radius}",
+                        board.len()
+                    );
+                }
             }
         }
     }

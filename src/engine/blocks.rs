@@ -62,6 +62,7 @@ impl BlockList {
         self.total
     }
 
+    #[inline]
     fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
         let start = self.args.len() as u32;
         for i in 0..args.len() {
@@ -85,14 +86,17 @@ impl BlockList {
         self.total = self.total.saturating_add(size);
     }
 
+    #[inline]
     pub(crate) fn push_one(&mut self, kind: u16, args: &ArgList) {
         self.head(kind, args, 1, Tail::One);
     }
 
+    #[inline]
     pub(crate) fn push_range(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) {
         self.head(kind, args, size, Tail::Range(first));
     }
 
+    #[inline]
     pub(crate) fn push_cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) {
         self.words = bits.len();
         let at = self.bits.len() as u32;
@@ -100,6 +104,7 @@ impl BlockList {
         self.head(kind, args, count, Tail::Cells(at));
     }
 
+    #[inline]
     pub(crate) fn push_cells_range(
         &mut self,
         kind: u16,

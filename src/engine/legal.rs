@@ -193,21 +193,26 @@ impl Sink for Pick {
 }
 
 impl Sink for BlockList {
+    #[inline]
     fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
         self.push_one(kind, args);
         Ok(true)
     }
+    #[inline]
     fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
         self.push_range(kind, args, first, size);
         Some(Ok(true))
     }
+    #[inline]
     fn takes_cells(&self) -> bool {
         true
     }
+    #[inline]
     fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
         self.push_cells(kind, args, bits, count);
         Ok(true)
     }
+    #[inline]
     fn cells_range(
         &mut self,
         kind: u16,

@@ -403,17 +403,14 @@ impl CSet {
         let words = g.board.len().div_ceil(64);
         match &self.source {
             CSource::Within(c, r) => {
-                out.clear();
-                out.resize(words, 0);
                 let Some(c) = c.cell(m)? else {
+                    out.clear();
+                    out.resize(words, 0);
                     return Ok(true);
                 };
                 let r = r.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
                 let mut buf = m.rt.take_cells();
-                g.board.within(c, r, &mut buf);
-                for &x in &buf {
-                    out[x as usize / 64] |= 1 << (x % 64);
-                }
+                g.board.within_bits(c, r, &mut buf, out);
                 m.rt.give_cells(buf);
                 Ok(true)
             }
