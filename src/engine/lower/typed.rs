@@ -357,8 +357,8 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// A column of the table row that a unit's type, or a cell's row variable, names (`u.type.movement`,
-    /// `c.terrain.gold`) for a unit or cell in a local: read in one step instead of a row value then its
+    /// A column of the table row that a unit's type, or a cell's row variable, names (`u.type.speed`,
+    /// `c.soil.yield`) for a unit or cell in a local: read in one step instead of a row value then its
     /// column. Same meaning as the generic path: a dead unit or an unset row gives none.
     pub fn typed_row_col(&mut self, e: &Expr) -> Option<Ev> {
         if !self.opts.specialise {
