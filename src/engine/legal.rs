@@ -507,6 +507,9 @@ impl Machine<'_> {
                         }
                     }
                     None => {
+                        if let Some(r) = self.walk_cells_by_column(act, p, i, args, sink)? {
+                            return Ok(r);
+                        }
                         for c in 0..n as u32 {
                             let Some(known) = self.quick_pass(p, c) else {
                                 continue;

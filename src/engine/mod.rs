@@ -9,6 +9,7 @@ mod list;
 pub mod lower;
 pub mod machine;
 pub mod resolve;
+mod scan;
 pub mod stages;
 pub mod state_json;
 pub mod stuck;

@@ -23,7 +23,7 @@ pub enum Who {
 
 impl Who {
     #[inline(always)]
-    fn player(self, m: &Machine<'_>) -> Option<u8> {
+    pub fn player(self, m: &Machine<'_>) -> Option<u8> {
         match self {
             Who::Me => Some(m.me),
             Who::Opponent => Some(1 - m.me.min(1)),

@@ -1,0 +1,59 @@
+//! Cell parameters listed by scanning a variable's column. When the first test of a cell parameter is a
+//! range whose upper bound is one of that cell's own whole-number variables and whose lower bound is a
+//! constant (`from` with `amount` in `1..from.forces[me]`), the candidates are the cells where that
+//! variable reaches the constant: the column is read straight from the state, cell after cell, instead of
+//! binding each cell and evaluating the bounds through their operands. Cells are visited in board order
+//! with the same bounds kept, so listing gives the same actions in the same order.
+use super::legal::{Known, Sink};
+use super::lower::typed::{IntArg, Read};
+use super::lower::{Bounds, CAction, CParam};
+use super::machine::{Machine, RunError};
+use crate::model::action::ArgList;
+use crate::model::value::ABSENT;
+use crate::model::Value;
+
+impl Machine<'_> {
+    /// Visits every cell that passes the quick range of `p` (see [`CParam::quick_range`]) by scanning the
+    /// variable's column; `None` when the range has another shape (the caller then tests cell by cell).
+    pub(super) fn walk_cells_by_column<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        i: usize,
+        args: &mut ArgList,
+        sink: &mut S,
+    ) -> Result<Option<bool>, RunError> {
+        let Some(k) = p.quick_range else {
+            return Ok(None);
+        };
+        let (Bounds::Typed(IntArg::Const(lo), IntArg::Var(read)), j) = &p.ranges[k] else {
+            return Ok(None);
+        };
+        let (lo, j) = (*lo, *j);
+        // The variable's slot within each cell's row of variables; the cell must be this parameter's.
+        let offset = match *read {
+            Read::Cell { local, offset } if local == p.slot => offset,
+            Read::CellOf { local, offset, who } if local == p.slot => match who.player(self) {
+                Some(pl) => offset + pl as usize,
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let g = self.game;
+        let stride = g.cell_slots;
+        for c in 0..g.board.len() {
+            let raw = self.st.cell_vars[c * stride + offset];
+            // An unset variable is none: no range reaches it.
+            if raw == ABSENT || raw < lo {
+                continue;
+            }
+            let cell = Value::Cell(c as u32);
+            self.rt.locals[p.slot] = cell;
+            self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
+            if !self.visit(act, p, i, cell, args, sink, Known::FirstRange)? {
+                return Ok(Some(false));
+            }
+        }
+        Ok(Some(true))
+    }
+}
