@@ -65,6 +65,27 @@ impl BlockList {
     #[inline]
     fn head(&mut self, kind: u16, args: &ArgList, size: u64, tail: Tail) {
         let start = self.args.len() as u32;
+        // Most argument lists are a few plain values: copied at once.
+        if let Some(values) = args
+            .inline_values()
+            .filter(|vs| !vs.iter().any(|v| matches!(v, Value::List(..))))
+        {
+            self.args.extend_from_slice(values);
+        } else {
+            self.push_args(args);
+        }
+        self.heads.push(Head {
+            kind,
+            args: start,
+            len: args.len() as u8,
+            size,
+            tail,
+        });
+        self.total = self.total.saturating_add(size);
+    }
+
+    /// Appends the arguments one by one, copying list items into the blocks' own.
+    fn push_args(&mut self, args: &ArgList) {
         for i in 0..args.len() {
             match args.get(i) {
                 Value::List(..) => {
@@ -76,14 +97,6 @@ impl BlockList {
                 v => self.args.push(v),
             }
         }
-        self.heads.push(Head {
-            kind,
-            args: start,
-            len: args.len() as u8,
-            size,
-            tail,
-        });
-        self.total = self.total.saturating_add(size);
     }
 
     #[inline]

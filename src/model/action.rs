@@ -86,6 +86,11 @@ impl ArgList {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Every argument, when all are held inline (at most [`INLINE_ARGS`]); `None` otherwise.
+    #[inline]
+    pub fn inline_values(&self) -> Option<&[Value]> {
+        self.inline.get(..self.len as usize)
+    }
     pub fn get(&self, i: usize) -> Value {
         if i < INLINE_ARGS {
             self.inline[i]
