@@ -1,7 +1,7 @@
 //! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
 use super::expr::{Arg, Cond, Ev};
 use super::set::CSet;
-use super::typed::{IntArg, Slot};
+use super::typed::{Slot, StoreArg};
 use super::Lowerer;
 use crate::ir::{AssignOp, Place, Stmt};
 use crate::model::Ty;
@@ -26,7 +26,7 @@ pub enum CStmt {
     Store {
         slot: Slot,
         op: AssignOp,
-        value: IntArg,
+        value: StoreArg,
         place: CPlace,
         ev: Ev,
     },

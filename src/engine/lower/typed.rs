@@ -295,6 +295,27 @@ impl Slot {
     }
 }
 
+/// The value of a store done on a raw slot: a typed operand, or a local that holds a whole number when
+/// the store runs (anything else there, none or a fraction, takes the generic assignment).
+#[derive(Clone, Copy)]
+pub enum StoreArg {
+    Arg(IntArg),
+    Local(usize),
+}
+
+impl StoreArg {
+    #[inline(always)]
+    pub fn get(self, m: &Machine<'_>) -> Option<i64> {
+        match self {
+            StoreArg::Arg(a) => a.get(m),
+            StoreArg::Local(s) => match m.rt.locals[s] {
+                Value::Int(i) => Some(i),
+                _ => None,
+            },
+        }
+    }
+}
+
 impl Lowerer<'_> {
     /// A store of `value` into `place` that can be done on raw slots: a whole-number variable given a
     /// whole number, or a flag given a flag (set only), when specialising is on.
@@ -303,7 +324,7 @@ impl Lowerer<'_> {
         place: &crate::ir::Place,
         op: crate::ir::AssignOp,
         value: &Expr,
-    ) -> Option<(Slot, IntArg)> {
+    ) -> Option<(Slot, StoreArg)> {
         use crate::ir::{AssignOp, Place};
         if !self.opts.specialise {
             return None;
@@ -345,11 +366,14 @@ impl Lowerer<'_> {
             _ => return None,
         };
         let value = match (ty, op) {
-            (Ty::Int, _) => IntArg::of(value)?,
-            (Ty::Bool, AssignOp::Set) => match value {
+            (Ty::Int, _) => match value {
+                Expr::Local(s) => StoreArg::Local(*s as usize),
+                _ => StoreArg::Arg(IntArg::of(value)?),
+            },
+            (Ty::Bool, AssignOp::Set) => StoreArg::Arg(match value {
                 Expr::Const(Value::Bool(b)) => IntArg::Const(i64::from(*b)),
                 _ => IntArg::Var(Read::of(value, Ty::Bool)?),
-            },
+            }),
             _ => return None,
         };
         Some((slot, value))
