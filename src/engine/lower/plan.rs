@@ -4,7 +4,7 @@
 //! shrinks.
 use crate::ir::game::{Game, ResolveStep};
 use crate::ir::*;
-use crate::model::Ty;
+use crate::model::{Ty, Value};
 
 /// Cell-variable slots that no effect, hook or script ever writes.
 pub fn constant_cell_slots(game: &Game) -> Vec<bool> {
@@ -176,6 +176,38 @@ fn plan_unit_set(s: &mut SetExpr) {
     s.filter = join(rest);
 }
 
+/// The cell `x` of a conjunct `it == x` (either way round) where `x` is cell-typed, pure and does not
+/// read the element `it` (in `slot`).
+fn single_cell(p: &Expr, slot: u16) -> Option<&Expr> {
+    let Expr::Bin(BinOp::Eq, a, b) = p else {
+        return None;
+    };
+    let elem = |x: &Expr| matches!(x, Expr::Local(v) if *v == slot);
+    let cell_typed = |x: &Expr| {
+        matches!(
+            x,
+            Expr::PlayerVar(_, _, Ty::Cell)
+                | Expr::CellVar(_, _, Ty::Cell)
+                | Expr::CellVarOf(_, _, _, Ty::Cell)
+                | Expr::UnitVar(_, _, Ty::Cell)
+                | Expr::UnitAt(_)
+                | Expr::Const(Value::Cell(_))
+        )
+    };
+    let independent = |x: &Expr| {
+        let mut used = Vec::new();
+        x.reads(&mut used) && !used.contains(&slot)
+    };
+    let x: &Expr = if elem(a) {
+        b
+    } else if elem(b) {
+        a
+    } else {
+        return None;
+    };
+    (cell_typed(x) && independent(x)).then_some(x)
+}
+
 /// Moves the natively testable parts of a set's filter into its scan (children are planned when lowered).
 pub fn plan_set(s: &mut SetExpr, constant: &[bool]) {
     if matches!(s.source, SetSource::Units) {
@@ -189,6 +221,15 @@ pub fn plan_set(s: &mut SetExpr, constant: &[bool]) {
     };
     let mut parts = Vec::new();
     conjuncts(filter, &mut parts);
+    // `it == x` with x a cell that does not depend on `it`: the set holds that one cell at most.
+    if let Some(k) = parts.iter().position(|p| single_cell(p, s.slot).is_some()) {
+        let p = parts.remove(k);
+        if let Some(x) = single_cell(&p, s.slot) {
+            s.source = SetSource::One(x.clone());
+        }
+        s.filter = join(parts);
+        return;
+    }
     let (mut fixed, mut rest) = (Vec::new(), Vec::new());
     let elem = |x: &Expr| matches!(x, Expr::Local(v) if *v == s.slot);
     for p in parts {
