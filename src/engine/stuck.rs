@@ -3,7 +3,8 @@
 //! points phases would wait forever for an action that cannot come.
 use serde_json::json;
 
-use super::{Engine, Match, RunError};
+use super::{Engine, Match, Program, RunError};
+use crate::ir::game::Game;
 use crate::ir::game::Submission;
 use crate::ir::game::WhenStuck;
 use crate::model::PlayerIdx;
@@ -23,9 +24,10 @@ impl Engine {
 
     /// Settles a stuck `player` as the ruleset says, logging `stuck {player, outcome}` first.
     pub fn settle_stuck(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        let Engine { game, prog, rt } = &mut *self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let rule = game.when_stuck;
-        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
+        let mut mm = Self::machine(game, prog, rt, m, player);
         if mm.logging() {
             mm.log(json!({"type": "stuck", "player": game.players[player as usize], "outcome": rule.name()}));
         }

@@ -3,7 +3,7 @@
 //! a copy of the turn start). Both are checked action by action exactly alike.
 use serde_json::Value as Json;
 
-use super::{wire, Engine, Machine, Match, SubmitError};
+use super::{wire, Engine, Machine, Match, Program, SubmitError};
 use crate::ir::game::Game;
 use crate::ir::game::Submission;
 use crate::model::{Action, MatchState};
@@ -59,7 +59,9 @@ impl Engine {
         player_id: &str,
         actions: &[E],
     ) -> Result<(), SubmitError> {
-        let (game, prog) = (self.game.clone(), self.prog.clone());
+        // Borrowed, not cloned: the Arcs' counts are shared by every thread playing this game.
+        let Engine { game, prog, rt } = &mut *self;
+        let (game, prog): (&Game, &Program) = (game, prog);
         let Some(player) = game.player_index(player_id) else {
             return Err(SubmitError::UnknownPlayer(player_id.into()));
         };
@@ -67,10 +69,9 @@ impl Engine {
             return Err(SubmitError::GameOver);
         }
         if !m.state.is_due(player) {
-            let due = self
-                .due(m)
-                .iter()
-                .map(|p| game.players[*p as usize].clone())
+            let due = (0..game.players.len() as u8)
+                .filter(|p| m.state.is_due(*p))
+                .map(|p| game.players[p as usize].clone())
                 .collect();
             return Err(SubmitError::NotDue {
                 player: player_id.into(),
@@ -79,7 +80,7 @@ impl Engine {
         }
         let phase = game.phase(&m.state);
         let kind = phase.submission;
-        let mut mm = Self::machine(&game, &prog, &mut self.rt, m, player);
+        let mut mm = Self::machine(game, prog, rt, m, player);
         let invalid = |mm: &mut Machine, e: &E, reason: &str| {
             if mm.logging() {
                 let echo = e.echo(mm.game, mm.st);
