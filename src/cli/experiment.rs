@@ -133,20 +133,7 @@ pub fn run(a: &ExperimentRunArgs) -> i32 {
             "shard {shard} finished in {dir}; when every shard is, combine them with `arbiter experiment merge DIR... --out DIR`\n"
         ));
     }
-    let code = write_output(None, &text);
-    if code != OK {
-        return code;
-    }
-    if report.error_count > 0 {
-        return fail(
-            INVALID,
-            format!(
-                "{} games failed with an error (see `errors` in the results)",
-                report.error_count
-            ),
-        );
-    }
-    OK
+    finish(&text, report.error_count)
 }
 
 pub fn merge(a: &ExperimentMergeArgs) -> i32 {
@@ -180,17 +167,19 @@ pub fn merge(a: &ExperimentMergeArgs) -> i32 {
             " (already merged)"
         },
     );
-    let code = write_output(None, &text);
+    finish(&text, report.error_count)
+}
+
+/// Prints `text`; a run or merge with failed games ends with a message and exit 1.
+fn finish(text: &str, error_count: u64) -> i32 {
+    let code = write_output(None, text);
     if code != OK {
         return code;
     }
-    if report.error_count > 0 {
+    if error_count > 0 {
         return fail(
             INVALID,
-            format!(
-                "{} games failed with an error (see `errors` in the results)",
-                report.error_count
-            ),
+            format!("{error_count} games failed with an error (see `errors` in the results)"),
         );
     }
     OK

@@ -86,6 +86,23 @@ pub fn seat_specs(
         .collect()
 }
 
+/// The agents seated by `--p1` and `--p2` for one match seeded with `seed`; `Err` carries the exit code.
+pub fn seat_agents(
+    loaded: &Loaded,
+    p1: &str,
+    p2: &str,
+    remote: &RemoteArgs,
+    seed: u64,
+) -> Result<Vec<Box<dyn crate::agents::Agent>>, i32> {
+    let remote = remote_options(loaded, remote)?;
+    let specs = seat_specs(loaded, p1, p2, &remote)?;
+    Ok(specs
+        .iter()
+        .enumerate()
+        .map(|(p, spec)| spec.build(seed, p as u8))
+        .collect())
+}
+
 /// Whether `program` names a file, as a path or on `PATH` (how the process would be found).
 fn program_exists(program: &str) -> bool {
     let p = std::path::Path::new(program);

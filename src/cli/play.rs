@@ -1,9 +1,8 @@
 //! `arbiter match`: plays one match between agents and writes its replay.
 use super::args::MatchArgs;
-use super::game::{load_game, remote_options, seat_specs};
+use super::game::{load_game, seat_agents};
 use super::output::{fail, write_output};
 use super::INVALID;
-use crate::agents::Agent;
 use crate::engine::Engine;
 use crate::replay::legal::legal_json;
 use crate::simulate::{play_match, PlayOptions};
@@ -13,17 +12,10 @@ pub fn play(a: &MatchArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let specs = match remote_options(&loaded, &a.remote)
-        .and_then(|r| seat_specs(&loaded, &a.p1, &a.p2, &r))
-    {
+    let mut seats = match seat_agents(&loaded, &a.p1, &a.p2, &a.remote, a.seed) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut seats: Vec<Box<dyn Agent>> = specs
-        .iter()
-        .enumerate()
-        .map(|(p, spec)| spec.build(a.seed, p as u8))
-        .collect();
     let mut engine = match Engine::new(loaded.game) {
         Ok(e) => e,
         Err(e) => return fail(INVALID, format!("the rules failed: {e}")),

@@ -5,10 +5,9 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use super::args::WatchArgs;
-use super::game::{load_game, remote_options, seat_specs};
+use super::game::{load_game, seat_agents};
 use super::output::fail;
 use super::{INVALID, OK};
-use crate::agents::Agent;
 use crate::engine::Engine;
 use crate::play::text::short;
 use crate::render::{self, style::CLEAR};
@@ -24,17 +23,10 @@ pub fn watch(a: &WatchArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let specs = match remote_options(&loaded, &a.remote)
-        .and_then(|r| seat_specs(&loaded, &a.p1, &a.p2, &r))
-    {
+    let mut seats = match seat_agents(&loaded, &a.p1, &a.p2, &a.remote, a.seed) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut seats: Vec<Box<dyn Agent>> = specs
-        .iter()
-        .enumerate()
-        .map(|(p, spec)| spec.build(a.seed, p as u8))
-        .collect();
     let game = loaded.game.clone();
     let mut engine = match Engine::new(game.clone()) {
         Ok(e) => e,
