@@ -69,6 +69,49 @@ impl Machine<'_> {
                 let v = ev(self)?;
                 self.assign(place, *op, v)?;
             }
+            CStmt::LocalStore {
+                slot,
+                op,
+                value,
+                ev,
+            } => {
+                if let Some(v) = value.get(self) {
+                    // None counts as 0 when added to, as in the generic assignment.
+                    let base = match self.rt.locals[*slot] {
+                        Value::Int(i) => Some(i),
+                        Value::None => Some(0),
+                        _ => None,
+                    };
+                    let new = match (op, base) {
+                        (AssignOp::Set, _) => Some(v),
+                        (AssignOp::Add, Some(b)) => b.checked_add(v),
+                        (AssignOp::Sub, Some(b)) => b.checked_sub(v),
+                        _ => None,
+                    };
+                    if let Some(n) = new {
+                        self.rt.locals[*slot] = Value::Int(n);
+                        return Ok(());
+                    }
+                }
+                // Not whole numbers, or an overflow: the generic assignment gives the same result (or error).
+                let v = ev(self)?;
+                self.assign(&CPlace::Local(*slot), *op, v)?;
+            }
+            CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+            CStmt::UnitConsts {
+                local,
+                values,
+                each,
+            } => match self.rt.locals[*local] {
+                // Written whether or not the unit lives, as each store alone would.
+                Value::Unit(u) if (u as usize) < self.st.units.len() => {
+                    let base = u as usize * self.game.unit_slots;
+                    for &(offset, v) in values {
+                        self.st.unit_vars[base + offset] = v;
+                    }
+                }
+                _ => self.run(each, sig)?,
+            },
             CStmt::Emit { kind, fields } => {
                 if self.logging() {
                     let mut m = Map::new();

@@ -6,7 +6,7 @@
 //! with the same bounds kept, so listing gives the same actions in the same order.
 use super::legal::{Known, Sink};
 use super::lower::typed::{IntArg, Read};
-use super::lower::{Bounds, CAction, CParam};
+use super::lower::{Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::model::action::ArgList;
 use crate::model::value::ABSENT;
@@ -39,6 +39,18 @@ impl Machine<'_> {
             },
             _ => return Ok(None),
         };
+        // When the next parameters are a neighbour x amount product whose amount takes this very range,
+        // and this range is the parameter's only one, a visit would test nothing more and hand the sink one
+        // block per cell (`walk_product`): the block goes to the sink here, without the visit.
+        let product = match (act.params.get(i + 1), p.ranges.len()) {
+            (Some(next), 1) if next.product_block && j == i + 2 => {
+                match next.source.as_ref().map(|s| &s.source) {
+                    Some(CSource::Neighbours(c)) => Some(c),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         let g = self.game;
         let stride = g.cell_slots;
         for c in 0..g.board.len() {
@@ -50,6 +62,22 @@ impl Machine<'_> {
             let cell = Value::Cell(c as u32);
             self.rt.locals[p.slot] = cell;
             self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
+            if let Some(to) = product {
+                let Some(from) = to.cell(self)? else {
+                    continue;
+                };
+                let size = (i128::from(raw) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+                args.push(cell);
+                let r = sink.cells_range(act.kind, args, g.board.neighbours(from), lo, size);
+                args.pop();
+                match r {
+                    Some(Ok(true)) => continue,
+                    Some(Ok(false)) => return Ok(Some(false)),
+                    Some(Err(e)) => return Err(e),
+                    // This sink takes no blocks: the visit lists the actions one by one.
+                    None => {}
+                }
+            }
             if !self.visit(act, p, i, cell, args, sink, Known::FirstRange)? {
                 return Ok(Some(false));
             }

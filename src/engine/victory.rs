@@ -26,6 +26,20 @@ impl Machine<'_> {
                     let mut winner = None;
                     for p in 0..g.players.len() as u8 {
                         self.me = p;
+                        // A set of one operand: held when that operand is a cell `p` owns (or when it
+                        // is something other than a cell, as the general loop below would find).
+                        if let Some(x) = cells.single() {
+                            let held = match x.get(self)? {
+                                Value::None => false,
+                                Value::Cell(c) => self.st.owner[c as usize] == p,
+                                _ => true,
+                            };
+                            if held {
+                                winner = Some(p);
+                                break;
+                            }
+                            continue;
+                        }
                         let mut any = false;
                         let mut all = true;
                         cells.each(self, |m, v| {

@@ -8,7 +8,6 @@ type R<T> = Result<T, RunError>;
 /// Arithmetic and comparison on two values (also used for constant folding).
 pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
     use Value::*;
-    let overflow = || RunError::new("arithmetic overflow");
     Ok(match op {
         BinOp::Eq => Bool(values_equal(a, b)),
         BinOp::Ne => Bool(!values_equal(a, b)),
@@ -27,39 +26,17 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
                 });
             }
             match (a, b) {
-                (Int(x), Int(y)) => match op {
-                    BinOp::Add => Int(x.checked_add(y).ok_or_else(overflow)?),
-                    BinOp::Sub => Int(x.checked_sub(y).ok_or_else(overflow)?),
-                    BinOp::Mul => Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    BinOp::Div => {
-                        if y == 0 {
-                            return Err(RunError::new("division by zero"));
-                        }
-                        Int(x.checked_div_euclid(y).ok_or_else(overflow)?)
-                    }
-                    BinOp::Rem => {
-                        if y == 0 {
-                            return Err(RunError::new("division by zero"));
-                        }
-                        Int(x.checked_rem_euclid(y).ok_or_else(overflow)?)
-                    }
-                    BinOp::DivTrunc => Int(x.checked_div(y).ok_or_else(|| {
-                        RunError::new(if y == 0 {
-                            format!("division by zero: {x} / {y}")
-                        } else {
-                            format!("division overflow: {x} / {y}")
-                        })
-                    })?),
-                    BinOp::RemTrunc => Int(x.checked_rem(y).ok_or_else(|| {
-                        RunError::new(format!("modulo division by zero or overflow: {x} % {y}"))
-                    })?),
-                    BinOp::Lt => Bool(x < y),
-                    BinOp::Le => Bool(x <= y),
-                    BinOp::Gt => Bool(x > y),
-                    BinOp::Ge => Bool(x >= y),
-                    BinOp::And => Bool(x != 0 && y != 0),
-                    BinOp::Or => Bool(x != 0 || y != 0),
-                    _ => None,
+                (Int(x), Int(y)) => match int_arith(op, x, y) {
+                    Some(r) => Int(r?),
+                    Option::None => match op {
+                        BinOp::Lt => Bool(x < y),
+                        BinOp::Le => Bool(x <= y),
+                        BinOp::Gt => Bool(x > y),
+                        BinOp::Ge => Bool(x >= y),
+                        BinOp::And => Bool(x != 0 && y != 0),
+                        BinOp::Or => Bool(x != 0 || y != 0),
+                        _ => None,
+                    },
                 },
                 (Bool(x), Bool(y)) => match op {
                     BinOp::And => Bool(x && y),
@@ -87,6 +64,42 @@ pub fn arith(op: BinOp, a: Value, b: Value) -> R<Value> {
                 }
             }
         }
+    })
+}
+
+/// Arithmetic on two whole numbers, with the overflow and division errors of [`arith`]; `None` for an
+/// operator that is not arithmetic (comparisons, `and`, `or`). The typed fast paths use it too, so both
+/// paths mean the same.
+#[inline]
+pub fn int_arith(op: BinOp, x: i64, y: i64) -> Option<R<i64>> {
+    let overflow = || RunError::new("arithmetic overflow");
+    Some(match op {
+        BinOp::Add => x.checked_add(y).ok_or_else(overflow),
+        BinOp::Sub => x.checked_sub(y).ok_or_else(overflow),
+        BinOp::Mul => x.checked_mul(y).ok_or_else(overflow),
+        BinOp::Div => {
+            if y == 0 {
+                return Some(Err(RunError::new("division by zero")));
+            }
+            x.checked_div_euclid(y).ok_or_else(overflow)
+        }
+        BinOp::Rem => {
+            if y == 0 {
+                return Some(Err(RunError::new("division by zero")));
+            }
+            x.checked_rem_euclid(y).ok_or_else(overflow)
+        }
+        BinOp::DivTrunc => x.checked_div(y).ok_or_else(|| {
+            RunError::new(if y == 0 {
+                format!("division by zero: {x} / {y}")
+            } else {
+                format!("division overflow: {x} / {y}")
+            })
+        }),
+        BinOp::RemTrunc => x.checked_rem(y).ok_or_else(|| {
+            RunError::new(format!("modulo division by zero or overflow: {x} % {y}"))
+        }),
+        _ => return Option::None,
     })
 }
 

@@ -4,7 +4,7 @@
 //! once before the walk), and a later integer parameter whose bounds leave no value prunes its branch early.
 use super::expr::{Arg, Cond, Ev};
 use super::set::CSet;
-use super::typed::IntArg;
+use super::typed::{unit_flag_test, unit_flags_cond, IntArg};
 use super::Lowerer;
 use crate::ir::game::{ActionSpec, ParamSpec};
 use crate::ir::{BinOp, Expr};
@@ -185,8 +185,30 @@ impl Lowerer<'_> {
         for (j, exprs) in at_param.into_iter().enumerate() {
             let listable = hoist && bits_listable(&a.params[j]);
             let (mut rest, mut bit_tests, mut bit_conds) = (Vec::new(), Vec::new(), Vec::new());
-            for e in exprs {
+            let mut k = 0;
+            while k < exprs.len() {
+                let e = exprs[k];
+                k += 1;
                 if !listable || !e.reads(&mut Vec::new()) {
+                    // A run of flag tests of one unit is one condition (they cannot fail with an error, so
+                    // testing them together stops at the same candidates).
+                    if let Some((u, slot, want)) =
+                        unit_flag_test(e).filter(|_| self.opts.specialise && !listable)
+                    {
+                        let mut flags = vec![(slot, want)];
+                        while let Some((_, slot, want)) = exprs
+                            .get(k)
+                            .and_then(|x| unit_flag_test(x))
+                            .filter(|(v, ..)| *v == u)
+                        {
+                            flags.push((slot, want));
+                            k += 1;
+                        }
+                        if flags.len() > 1 {
+                            rest.push(unit_flags_cond(u, flags));
+                            continue;
+                        }
+                    }
                     rest.push(self.cond(e));
                     continue;
                 }

@@ -8,6 +8,7 @@
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
 mod expr;
+mod int;
 mod list;
 pub mod native;
 mod plan;

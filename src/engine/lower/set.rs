@@ -120,6 +120,21 @@ impl CSet {
         }
     }
 
+    /// The one operand a set of at most one element is (`cells where it == x`), when nothing else filters it.
+    pub fn single(&self) -> Option<&Arg> {
+        match &self.source {
+            CSource::One(a)
+                if self.filter.is_none()
+                    && self.scan.fixed.is_none()
+                    && self.scan.owner.is_none()
+                    && self.scan.empty.is_none() =>
+            {
+                Some(a)
+            }
+            _ => None,
+        }
+    }
+
     /// Calls `f` for every element that passes the filter, with the element bound to the set's slot;
     /// `f` returns false to stop early.
     #[inline]

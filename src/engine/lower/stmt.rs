@@ -1,10 +1,10 @@
 //! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
 use super::expr::{Arg, Cond, Ev};
 use super::set::CSet;
-use super::typed::{Slot, StoreArg};
+use super::typed::{IntArg, Slot, StoreArg, StoreLeaf};
 use super::Lowerer;
-use crate::ir::{AssignOp, Place, Stmt};
-use crate::model::Ty;
+use crate::ir::{AssignOp, Expr, Place, Stmt};
+use crate::model::{Ty, Value};
 
 /// A writable location with compiled operands.
 pub enum CPlace {
@@ -30,6 +30,23 @@ pub enum CStmt {
         place: CPlace,
         ev: Ev,
     },
+    /// An assignment to a local done on its number when it holds one (see `Lowerer::typed_local_store`);
+    /// otherwise, with the same result, by the generic assignment it carries.
+    LocalStore {
+        slot: usize,
+        op: AssignOp,
+        value: StoreArg,
+        ev: Ev,
+    },
+    /// Constants stored one after another into variables of the unit in a local: raw slot values by
+    /// offset, and the statements they came from (run one by one when the local holds no unit).
+    UnitConsts {
+        local: usize,
+        values: Vec<(usize, i64)>,
+        each: Vec<CStmt>,
+    },
+    /// A local given a constant.
+    LetConst(usize, Value),
     /// An event: evaluated only when events are logged.
     Emit {
         kind: String,
@@ -55,7 +72,38 @@ pub enum CStmt {
 
 impl Lowerer<'_> {
     pub fn stmts(&mut self, stmts: &[Stmt]) -> Vec<CStmt> {
-        stmts.iter().map(|s| self.stmt(s)).collect()
+        let mut out: Vec<CStmt> = Vec::with_capacity(stmts.len());
+        for s in stmts {
+            let c = self.stmt(s);
+            // Constants stored into variables of one unit one after another (`set: {u.a: false, u.b: 0}`)
+            // become one statement that finds the unit once.
+            if let Some((local, offset, value)) = unit_const(&c) {
+                if let Some(CStmt::UnitConsts {
+                    local: l, values, ..
+                }) = out.last_mut()
+                {
+                    if *l == local {
+                        values.push((offset, value));
+                        if let Some(CStmt::UnitConsts { each, .. }) = out.last_mut() {
+                            each.push(c);
+                        }
+                        continue;
+                    }
+                }
+                if matches!(out.last().and_then(unit_const), Some((l, ..)) if l == local) {
+                    let first = out.pop().expect("matched above");
+                    let (_, o, v) = unit_const(&first).expect("matched above");
+                    out.push(CStmt::UnitConsts {
+                        local,
+                        values: vec![(o, v), (offset, value)],
+                        each: vec![first, c],
+                    });
+                    continue;
+                }
+            }
+            out.push(c);
+        }
+        out
     }
 
     fn place(&mut self, p: &Place) -> CPlace {
@@ -74,7 +122,19 @@ impl Lowerer<'_> {
 
     fn stmt(&mut self, s: &Stmt) -> CStmt {
         match s {
+            Stmt::Let(slot, Expr::Const(v)) if self.opts.specialise => {
+                CStmt::LetConst(*slot as usize, *v)
+            }
             Stmt::Let(slot, e) => CStmt::Let(*slot as usize, self.ev(e)),
+            Stmt::Assign(p, op, e) if self.typed_local_store(p, e).is_some() => {
+                let (slot, value) = self.typed_local_store(p, e).expect("checked above");
+                CStmt::LocalStore {
+                    slot,
+                    op: *op,
+                    value,
+                    ev: self.ev(e),
+                }
+            }
             Stmt::Assign(p, op, e) => match self.typed_store(p, *op, e) {
                 Some((slot, value)) => CStmt::Store {
                     slot,
@@ -118,5 +178,18 @@ impl Lowerer<'_> {
             },
             Stmt::DestroyUnit(e) => CStmt::DestroyUnit(self.ev(e)),
         }
+    }
+}
+
+/// A store of a constant into a variable of the unit in a local: the local, the slot and the raw value.
+fn unit_const(s: &CStmt) -> Option<(usize, usize, i64)> {
+    match s {
+        CStmt::Store {
+            slot: Slot::Unit { local, offset },
+            op: AssignOp::Set,
+            value: StoreArg::Leaf(StoreLeaf::Arg(IntArg::Const(v))),
+            ..
+        } => Some((*local, *offset, *v)),
+        _ => None,
     }
 }

@@ -8,6 +8,7 @@ use super::expr::{Cond, Ev};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::{BinOp, Expr};
+use crate::model::state::{NO_OWNER, NO_UNIT};
 use crate::model::value::ABSENT;
 use crate::model::{Ty, Value};
 
@@ -168,11 +169,121 @@ macro_rules! int_cmp {
     };
 }
 
+/// The owner an operand names, as an owner byte (nobody and none are [`NO_OWNER`]): a cell's owner, the
+/// owner of a cell's unit or of a unit (living), for a cell or unit in a local, or `me`/`opponent`. Every
+/// such value is a player or none, so equal bytes are exactly equal values.
+#[derive(Clone, Copy)]
+enum OwnerOf {
+    Cell(usize),
+    CellUnit(usize),
+    Unit(usize),
+    Who(Who),
+}
+
+impl OwnerOf {
+    fn of(e: &Expr) -> Option<OwnerOf> {
+        let local = |x: &Expr| match x {
+            Expr::Local(s) => Some(*s as usize),
+            _ => None,
+        };
+        match e {
+            Expr::CellOwner(c) => Some(OwnerOf::Cell(local(c)?)),
+            Expr::UnitOwner(u) => match &**u {
+                Expr::CellUnit(c) => Some(OwnerOf::CellUnit(local(c)?)),
+                u => Some(OwnerOf::Unit(local(u)?)),
+            },
+            Expr::Me | Expr::Opponent => Some(OwnerOf::Who(Who::of(e)?)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn code(self, m: &Machine<'_>) -> u8 {
+        let of_unit = |u: u32| match m.st.units.get(u as usize) {
+            Some(x) if x.alive => x.owner,
+            _ => NO_OWNER,
+        };
+        match self {
+            OwnerOf::Cell(s) => match m.rt.locals[s] {
+                Value::Cell(c) => m.st.owner[c as usize],
+                _ => NO_OWNER,
+            },
+            OwnerOf::CellUnit(s) => match m.rt.locals[s] {
+                Value::Cell(c) => match m.st.occupant[c as usize] {
+                    NO_UNIT => NO_OWNER,
+                    u => of_unit(u),
+                },
+                _ => NO_OWNER,
+            },
+            OwnerOf::Unit(s) => match m.rt.locals[s] {
+                Value::Unit(u) => of_unit(u),
+                _ => NO_OWNER,
+            },
+            OwnerOf::Who(w) => w.player(m).unwrap_or(NO_OWNER),
+        }
+    }
+}
+
+/// `a == b` or `a != b` on two owners (`c.owner != c.unit.owner`, `u.owner == me`), without building either
+/// value. Two plain players (`me == opponent`) are left to the generic path.
+fn owner_cmp(e: &Expr) -> Option<Cond> {
+    let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) = e else {
+        return None;
+    };
+    let (x, y) = (OwnerOf::of(a)?, OwnerOf::of(b)?);
+    if matches!((x, y), (OwnerOf::Who(_), OwnerOf::Who(_))) {
+        return None;
+    }
+    let eq = *op == BinOp::Eq;
+    Some(Box::new(move |m: &mut Machine<'_>| -> R<bool> {
+        Ok((x.code(m) == y.code(m)) == eq)
+    }))
+}
+
+/// A flag test of a unit in a local (`u.flag` or `not u.flag`): the local, the flag's slot, and whether
+/// the test wants it set.
+pub fn unit_flag_test(e: &Expr) -> Option<(usize, usize, bool)> {
+    let (x, want) = match e {
+        Expr::Not(x) => (&**x, false),
+        x => (x, true),
+    };
+    match x {
+        Expr::UnitVar(u, slot, Ty::Bool) => match **u {
+            Expr::Local(s) => Some((s as usize, *slot as usize, want)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Several flag tests of one unit as one condition (`not u.fresh`, `not u.moved`, ...): the unit is looked
+/// up once. A flag holds when the unit lives and the flag is set, as [`Lowerer::typed_cond`] reads it.
+pub fn unit_flags_cond(local: usize, flags: Vec<(usize, bool)>) -> Cond {
+    Box::new(move |m: &mut Machine<'_>| -> R<bool> {
+        let base = match m.rt.locals[local] {
+            Value::Unit(u) if m.st.units.get(u as usize).is_some_and(|x| x.alive) => {
+                Some(u as usize * m.game.unit_slots)
+            }
+            _ => None,
+        };
+        Ok(flags.iter().all(|&(offset, want)| {
+            let set = base.is_some_and(|b| {
+                let raw = m.st.unit_vars[b + offset];
+                raw != ABSENT && raw != 0
+            });
+            set == want
+        }))
+    })
+}
+
 impl Lowerer<'_> {
     /// A condition on typed reads, when `e` has such a shape and specialising is on.
     pub fn typed_cond(&mut self, e: &Expr) -> Option<Cond> {
         if !self.opts.specialise {
             return None;
+        }
+        if let Some(c) = owner_cmp(e) {
+            return Some(c);
         }
         match e {
             Expr::Bin(
@@ -180,7 +291,9 @@ impl Lowerer<'_> {
                 a,
                 b,
             ) => {
-                let (a, b) = (IntArg::of(a)?, IntArg::of(b)?);
+                let (Some(a), Some(b)) = (IntArg::of(a), IntArg::of(b)) else {
+                    return self.int_cmp(*op, a, b);
+                };
                 Some(match op {
                     BinOp::Eq => int_cmp!(a, b, BinOp::Eq),
                     BinOp::Ne => int_cmp!(a, b, BinOp::Ne),
@@ -189,6 +302,13 @@ impl Lowerer<'_> {
                     BinOp::Gt => int_cmp!(a, b, BinOp::Gt),
                     _ => int_cmp!(a, b, BinOp::Ge),
                 })
+            }
+            // `has(x)` of a whole-number or flag variable: whether it is set (and names something).
+            Expr::Call(crate::ir::Builtin::Has, args) if args.len() == 1 => {
+                let r = Read::of(&args[0], Ty::Int).or_else(|| Read::of(&args[0], Ty::Bool))?;
+                Some(Box::new(move |m: &mut Machine<'_>| -> R<bool> {
+                    Ok(r.raw(m).is_some_and(|raw| raw != ABSENT))
+                }))
             }
             Expr::Not(x) => {
                 let r = Read::of(x, Ty::Bool)?;
@@ -206,35 +326,34 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A whole-number expression on typed reads (a read, or the sum or difference of two).
+    /// A whole-number expression on typed reads (a read, or arithmetic on such reads and constants).
     pub fn typed_ev(&mut self, e: &Expr) -> Option<Ev> {
         if !self.opts.specialise {
             return None;
         }
         match e {
-            Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-                let (a, b) = (IntArg::of(a)?, IntArg::of(b)?);
-                let op = *op;
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-                    let (Some(x), Some(y)) = (a.get(m), b.get(m)) else {
-                        return Ok(Value::None);
-                    };
-                    let r = if op == BinOp::Add {
-                        x.checked_add(y)
-                    } else {
-                        x.checked_sub(y)
-                    };
-                    r.map(Value::Int)
-                        .ok_or_else(|| RunError::new("arithmetic overflow"))
-                }))
-            }
+            Expr::Bin(..) | Expr::Call(..) | Expr::Neg(..) => self.int_ev(e),
             _ => {
-                let r = Read::of(e, Ty::Int)?;
+                if let Some(r) = Read::of(e, Ty::Int) {
+                    return Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
+                        Ok(match r.raw(m) {
+                            Some(raw) if raw != ABSENT => Value::Int(raw),
+                            _ => Value::None,
+                        })
+                    }));
+                }
+                // A variable of another type (`opponent.home`, `u.ready`): the slot decoded as the generic
+                // read decodes it.
+                let ty = match e {
+                    Expr::CellVar(.., t)
+                    | Expr::CellVarOf(.., t)
+                    | Expr::PlayerVar(.., t)
+                    | Expr::UnitVar(.., t) => *t,
+                    _ => return None,
+                };
+                let r = Read::of(e, ty)?;
                 Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-                    Ok(match r.raw(m) {
-                        Some(raw) if raw != ABSENT => Value::Int(raw),
-                        _ => Value::None,
-                    })
+                    Ok(r.raw(m).map_or(Value::None, |raw| Value::decode(raw, ty)))
                 }))
             }
         }
@@ -295,23 +414,64 @@ impl Slot {
     }
 }
 
-/// The value of a store done on a raw slot: a typed operand, or a local that holds a whole number when
-/// the store runs (anything else there, none or a fraction, takes the generic assignment).
+/// A leaf of a store's value: a typed operand, or a local that holds a whole number when the store runs.
 #[derive(Clone, Copy)]
-pub enum StoreArg {
+pub enum StoreLeaf {
     Arg(IntArg),
     Local(usize),
+}
+
+impl StoreLeaf {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        match self {
+            StoreLeaf::Arg(a) => a.get(m),
+            StoreLeaf::Local(s) => match m.rt.locals[s] {
+                Value::Int(i) => Some(i),
+                _ => None,
+            },
+        }
+    }
+
+    fn of(e: &Expr) -> Option<StoreLeaf> {
+        match e {
+            Expr::Local(s) => Some(StoreLeaf::Local(*s as usize)),
+            _ => IntArg::of(e).map(StoreLeaf::Arg),
+        }
+    }
+}
+
+/// The value of a store done on a raw slot: a leaf, or the sum, difference or product of two. `get` gives
+/// `None` whenever the fast path does not apply (a leaf that is none or not a whole number, an overflow):
+/// the store then takes the generic assignment, which gives the same result or error.
+#[derive(Clone, Copy)]
+pub enum StoreArg {
+    Leaf(StoreLeaf),
+    Bin(BinOp, StoreLeaf, StoreLeaf),
 }
 
 impl StoreArg {
     #[inline(always)]
     pub fn get(self, m: &Machine<'_>) -> Option<i64> {
         match self {
-            StoreArg::Arg(a) => a.get(m),
-            StoreArg::Local(s) => match m.rt.locals[s] {
-                Value::Int(i) => Some(i),
-                _ => None,
-            },
+            StoreArg::Leaf(l) => l.get(m),
+            StoreArg::Bin(op, a, b) => {
+                let (x, y) = (a.get(m)?, b.get(m)?);
+                match op {
+                    BinOp::Add => x.checked_add(y),
+                    BinOp::Sub => x.checked_sub(y),
+                    _ => x.checked_mul(y),
+                }
+            }
+        }
+    }
+
+    fn of(e: &Expr) -> Option<StoreArg> {
+        match e {
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                Some(StoreArg::Bin(*op, StoreLeaf::of(a)?, StoreLeaf::of(b)?))
+            }
+            _ => StoreLeaf::of(e).map(StoreArg::Leaf),
         }
     }
 }
@@ -366,17 +526,33 @@ impl Lowerer<'_> {
             _ => return None,
         };
         let value = match (ty, op) {
-            (Ty::Int, _) => match value {
-                Expr::Local(s) => StoreArg::Local(*s as usize),
-                _ => StoreArg::Arg(IntArg::of(value)?),
-            },
-            (Ty::Bool, AssignOp::Set) => StoreArg::Arg(match value {
+            (Ty::Int, _) => StoreArg::of(value)?,
+            (Ty::Bool, AssignOp::Set) => StoreArg::Leaf(StoreLeaf::Arg(match value {
                 Expr::Const(Value::Bool(b)) => IntArg::Const(i64::from(*b)),
                 _ => IntArg::Var(Read::of(value, Ty::Bool)?),
-            }),
+            })),
             _ => return None,
         };
         Some((slot, value))
+    }
+}
+
+impl Lowerer<'_> {
+    /// An `add`/`sub`/`set` of a local whose value is a whole number made of leaves (`add: {total: here}`),
+    /// when specialising is on; it runs on the local's number when the local holds one (or none, which
+    /// counts as 0 when added to), and by the generic assignment otherwise.
+    pub fn typed_local_store(
+        &mut self,
+        place: &crate::ir::Place,
+        value: &Expr,
+    ) -> Option<(usize, StoreArg)> {
+        if !self.opts.specialise {
+            return None;
+        }
+        let crate::ir::Place::Local(s) = place else {
+            return None;
+        };
+        Some((*s as usize, StoreArg::of(value)?))
     }
 }
 

@@ -1,0 +1,128 @@
+//! Whole-number arithmetic on typed operands: `floor(me.coins / settings.price)`, `a.hp - b.power + 1`.
+//! When every leaf of an arithmetic expression is a whole-number variable read in place or a whole constant,
+//! the expression is a tree of closures over `Option<i64>` (none is `None`) whose leaves are read inline:
+//! no tagged value between nodes. The meaning is exactly the generic path's: arithmetic with none gives
+//! none, overflow and division by zero are the same errors ([`int_arith`] is shared), and `floor`/`ceil`
+//! of a whole number or none is that value.
+use super::expr::{Cond, Ev};
+use super::typed::{compare_opt, IntArg};
+use super::Lowerer;
+use crate::engine::machine::{Machine, RunError};
+use crate::ir::ops::int_arith;
+use crate::ir::{BinOp, Builtin, Expr};
+use crate::model::Value;
+
+type R<T> = Result<T, RunError>;
+
+/// A compiled whole-number expression (`None` is none).
+pub type IntFn = Box<dyn Fn(&mut Machine<'_>) -> R<Option<i64>> + Send + Sync>;
+
+/// A whole-number operand: read in place, or computed by a closure.
+pub enum IntNode {
+    Arg(IntArg),
+    Fn(IntFn),
+}
+
+impl IntNode {
+    #[inline(always)]
+    pub fn get(&self, m: &mut Machine<'_>) -> R<Option<i64>> {
+        match self {
+            IntNode::Arg(a) => Ok(a.get(m)),
+            IntNode::Fn(f) => f(m),
+        }
+    }
+}
+
+/// The arithmetic operators [`int_arith`] defines.
+fn is_arithmetic(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Rem
+            | BinOp::DivTrunc
+            | BinOp::RemTrunc
+    )
+}
+
+/// `op` on two optional whole numbers: none when either is none (checked first, as the generic path does).
+#[inline(always)]
+fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
+    match (x, y) {
+        (Some(x), Some(y)) => match int_arith(op, x, y) {
+            Some(r) => r.map(Some),
+            None => Ok(None),
+        },
+        _ => Ok(None),
+    }
+}
+
+impl Lowerer<'_> {
+    /// `e` as a whole-number expression over typed operands, if every part of it has such a shape.
+    pub fn int_node(&mut self, e: &Expr) -> Option<IntNode> {
+        if !self.opts.specialise {
+            return None;
+        }
+        if let Some(a) = IntArg::of(e) {
+            return Some(IntNode::Arg(a));
+        }
+        match e {
+            Expr::Bin(op, a, b) if is_arithmetic(*op) => {
+                let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    apply(op, a.get(m)?, b.get(m)?)
+                })))
+            }
+            // On a whole number or none, both are that value.
+            Expr::Call(Builtin::Floor | Builtin::Ceil, args) if args.len() == 1 => {
+                self.int_node(&args[0])
+            }
+            Expr::Neg(x) => {
+                let x = self.int_node(x)?;
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    x.get(m)?
+                        .map(|i| {
+                            i.checked_neg()
+                                .ok_or_else(|| RunError::new("arithmetic overflow"))
+                        })
+                        .transpose()
+                })))
+            }
+            _ => None,
+        }
+    }
+
+    /// A whole-number expression with at least one operation, as one closure giving a value.
+    pub fn int_ev(&mut self, e: &Expr) -> Option<Ev> {
+        let wrap = |n: IntNode| -> Ev {
+            match n {
+                IntNode::Arg(a) => Box::new(move |m: &mut Machine<'_>| {
+                    Ok(a.get(m).map_or(Value::None, Value::Int))
+                }),
+                IntNode::Fn(f) => {
+                    Box::new(move |m: &mut Machine<'_>| Ok(f(m)?.map_or(Value::None, Value::Int)))
+                }
+            }
+        };
+        match e {
+            // The operation itself gives the value: one closure, not a wrapper around a node.
+            Expr::Bin(op, a, b) if is_arithmetic(*op) && self.opts.specialise => {
+                let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
+                Some(Box::new(move |m: &mut Machine<'_>| {
+                    Ok(apply(op, a.get(m)?, b.get(m)?)?.map_or(Value::None, Value::Int))
+                }))
+            }
+            _ => self.int_node(e).map(wrap),
+        }
+    }
+
+    /// A comparison of two whole-number expressions (at least one of them computed).
+    pub fn int_cmp(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+        let (a, b) = (self.int_node(a)?, self.int_node(b)?);
+        Some(Box::new(move |m: &mut Machine<'_>| {
+            Ok(compare_opt(op, a.get(m)?, b.get(m)?))
+        }))
+    }
+}
