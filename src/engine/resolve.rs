@@ -193,7 +193,10 @@ impl Machine<'_> {
             if self.st.owner[c] != NO_OWNER {
                 continue;
             }
-            let mut successes: Vec<(u8, i64)> = Vec::new();
+            // The first two players whose arrival succeeded, in player order (a contest is between the
+            // first two), and how many succeeded.
+            let mut successes = [(0u8, 0i64); 2];
+            let mut succeeded = 0;
             for p in 0..np {
                 let inc = self.incoming_idx(fv, c, p);
                 let amount = pieces(self.st.cell_vars[inc]);
@@ -216,11 +219,14 @@ impl Machine<'_> {
                     self.log(Json::Object(m));
                 }
                 if success {
-                    successes.push((p as u8, amount));
+                    if succeeded < 2 {
+                        successes[succeeded] = (p as u8, amount);
+                    }
+                    succeeded += 1;
                 }
             }
             let i = self.count_idx(fv, c);
-            match successes.as_slice() {
+            match &successes[..succeeded.min(2)] {
                 [] => {}
                 [(p, amount)] => {
                     self.st.set_owner(c as u32, *p);
