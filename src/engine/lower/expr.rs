@@ -22,6 +22,8 @@ pub enum Arg {
     Me,
     Opponent,
     Const(Value),
+    /// Where the unit in a local stands (`u.at`): none when it holds no living unit.
+    UnitAt(u16),
     Dyn(Ev),
 }
 
@@ -33,6 +35,13 @@ impl Arg {
             Arg::Me => Ok(Value::Player(m.me)),
             Arg::Opponent => Ok(Value::Player(1 - m.me.min(1))),
             Arg::Const(v) => Ok(*v),
+            Arg::UnitAt(s) => Ok(match m.rt.locals[*s as usize] {
+                Value::Unit(u) => match m.st.units.get(u as usize) {
+                    Some(x) if x.alive => Value::Cell(x.at),
+                    _ => Value::None,
+                },
+                _ => Value::None,
+            }),
             Arg::Dyn(f) => f(m),
         }
     }
@@ -96,6 +105,11 @@ impl Lowerer<'_> {
                 Expr::Me => return Arg::Me,
                 Expr::Opponent => return Arg::Opponent,
                 Expr::Const(v) => return Arg::Const(*v),
+                Expr::UnitAt(u) => {
+                    if let Expr::Local(s) = **u {
+                        return Arg::UnitAt(s);
+                    }
+                }
                 _ => {}
             }
         }
