@@ -2,6 +2,7 @@
 //! inline by their parent instead of through a call; conditions have their own closures that decide
 //! comparisons, `and`, `or` and `not` without building values. The meaning is exactly the IR's.
 use super::set::CSet;
+use super::typed::{IntArg, Read};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::{arith, compare, out_of_range, pure_builtin};
@@ -439,28 +440,20 @@ impl Lowerer<'_> {
                 })
             }
             Expr::Sum(s, x) => {
-                let slot = s.slot as usize;
-                let (mut s, impure) = (self.set(s), !x.reads(&mut Vec::new()));
-                // A script in the summed expression may change the state while the set is walked.
-                s.live |= impure;
-                let x = self.ev(x);
-                ev!(|m| {
-                    let mut total = Value::Int(0);
-                    s.each(m, |m, v| {
-                        m.rt.locals[slot] = v;
-                        let y = x(m)?;
-                        if !y.is_none() {
-                            total = match (total, y) {
-                                (Value::Int(a), Value::Int(b)) if a.checked_add(b).is_some() => {
-                                    Value::Int(a + b)
-                                }
-                                _ => arith(BinOp::Add, total, y)?,
-                            };
-                        }
-                        Ok(true)
-                    })?;
-                    Ok(total)
-                })
+                let generic = self.sum(s, x);
+                // A whole-number variable of the element cell: summed from its column when the set allows.
+                match IntArg::of(x) {
+                    Some(IntArg::Var(Read::Cell { local, offset }))
+                        if local == s.slot as usize && self.opts.specialise =>
+                    {
+                        let set = self.set(s);
+                        ev!(|m| match set.sum_cell_column(m, offset)? {
+                            Some(total) => Ok(Value::Int(total)),
+                            None => generic(m),
+                        })
+                    }
+                    _ => generic,
+                }
             }
             Expr::Steps {
                 from,
@@ -621,6 +614,32 @@ impl Lowerer<'_> {
                 })
             }
         }
+    }
+
+    /// `sum(s, x)` walking the set.
+    fn sum(&mut self, s: &SetExpr, x: &Expr) -> Ev {
+        let slot = s.slot as usize;
+        let (mut s, impure) = (self.set(s), !x.reads(&mut Vec::new()));
+        // A script in the summed expression may change the state while the set is walked.
+        s.live |= impure;
+        let x = self.ev(x);
+        ev!(|m| {
+            let mut total = Value::Int(0);
+            s.each(m, |m, v| {
+                m.rt.locals[slot] = v;
+                let y = x(m)?;
+                if !y.is_none() {
+                    total = match (total, y) {
+                        (Value::Int(a), Value::Int(b)) if a.checked_add(b).is_some() => {
+                            Value::Int(a + b)
+                        }
+                        _ => arith(BinOp::Add, total, y)?,
+                    };
+                }
+                Ok(true)
+            })?;
+            Ok(total)
+        })
     }
 
     /// Lowers a set (planned first when scans are on).

@@ -9,6 +9,7 @@ use crate::engine::machine::{Machine, RunError};
 use crate::ir::*;
 use crate::limits::MAX_WALK;
 use crate::model::state::{NO_OWNER, NO_UNIT};
+use crate::model::value::ABSENT;
 use crate::model::{Ty, Value};
 
 type R<T> = Result<T, RunError>;
@@ -162,15 +163,7 @@ impl CSet {
         let g = m.game;
         match &self.source {
             CSource::Cells => {
-                let owner = match &self.scan.owner {
-                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
-                    None => None,
-                };
-                let empty = self.scan.empty;
-                let fixed = match &self.scan.fixed {
-                    Some((i, e)) => Some(fixed_cells(m, *i, e, slot)?),
-                    None => None,
-                };
+                let (owner, empty, fixed) = self.cell_scan(m)?;
                 let n = g.board.len();
                 if self.live {
                     for c in 0..n as u32 {
@@ -193,24 +186,9 @@ impl CSet {
                     return Ok(());
                 }
                 // A word of 64 cells at a time: the planned scans are bit operations.
-                let words = n.div_ceil(64);
-                for w in 0..words {
-                    let mut bits = if (w + 1) * 64 > n {
-                        (1u64 << (n % 64)) - 1
-                    } else {
-                        !0
-                    };
-                    if let Some(f) = &fixed {
-                        bits &= f[w];
-                    }
-                    if let Some((eq, code)) = owner {
-                        let o = m.st.owner_word(code, w);
-                        bits &= if eq { o } else { !o };
-                    }
-                    if let Some(e) = empty {
-                        let occ = m.st.occupied_bits[w];
-                        bits &= if e { !occ } else { occ };
-                    }
+                let scan = (owner, empty, fixed);
+                for w in 0..n.div_ceil(64) {
+                    let mut bits = scan_word(m, n, w, &scan);
                     while bits != 0 {
                         let c = (w * 64) as u32 + bits.trailing_zeros();
                         bits &= bits - 1;
@@ -454,8 +432,56 @@ impl CSet {
         }
     }
 
+    /// The planned scans of a cell set, evaluated for this position: the owner test (with the owner's
+    /// byte), the emptiness test and the fixed cells.
+    fn cell_scan(&self, m: &mut Machine<'_>) -> R<CellScan> {
+        let owner = match &self.scan.owner {
+            Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+            None => None,
+        };
+        let fixed = match &self.scan.fixed {
+            Some((i, e)) => Some(fixed_cells(m, *i, e, self.slot)?),
+            None => None,
+        };
+        Ok((owner, self.scan.empty, fixed))
+    }
+
+    /// The sum of whole-number cell variable `offset` over this set, read from the column word by word,
+    /// when the set is cells picked by planned scans alone (`sum(cells where owner == me, yield)`); `None`
+    /// otherwise. Unset variables add nothing; an overflow is the generic sum's error.
+    pub fn sum_cell_column(&self, m: &mut Machine<'_>, offset: usize) -> R<Option<i64>> {
+        let (CSource::Cells, None, false) = (&self.source, &self.filter, self.live) else {
+            return Ok(None);
+        };
+        let scan = self.cell_scan(m)?;
+        let (n, stride) = (m.game.board.len(), m.game.cell_slots);
+        let mut total = 0i64;
+        for w in 0..n.div_ceil(64) {
+            let mut bits = scan_word(m, n, w, &scan);
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let raw = m.st.cell_vars[c * stride + offset];
+                if raw != ABSENT {
+                    total = total
+                        .checked_add(raw)
+                        .ok_or_else(|| RunError::new("arithmetic overflow"))?;
+                }
+            }
+        }
+        Ok(Some(total))
+    }
+
     /// Number of elements.
     pub fn count(&self, m: &mut Machine<'_>) -> R<i64> {
+        // Cells picked by planned scans alone: the bits of each word counted at once.
+        if let (CSource::Cells, None, false) = (&self.source, &self.filter, self.live) {
+            let scan = self.cell_scan(m)?;
+            let n = m.game.board.len();
+            return Ok((0..n.div_ceil(64))
+                .map(|w| i64::from(scan_word(m, n, w, &scan).count_ones()))
+                .sum());
+        }
         let mut n = 0i64;
         self.each(m, |_, _| {
             n += 1;
@@ -591,6 +617,32 @@ impl CSet {
 
 /// The cells passing fixed pre-filter `i` for the current player as bits, computed on first use and kept
 /// by the engine (a fixed condition may mention `me` or `opponent`, so each player has its own set).
+/// A cell set's planned scans for one position (see [`CSet::cell_scan`]).
+type CellScan = (Option<(bool, u8)>, Option<bool>, Option<Rc<[u64]>>);
+
+/// Word `w` of the cells of an `n`-cell board that pass the planned scans `scan`.
+#[inline(always)]
+fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
+    let (owner, empty, fixed) = scan;
+    let mut bits = if (w + 1) * 64 > n {
+        (1u64 << (n % 64)) - 1
+    } else {
+        !0
+    };
+    if let Some(f) = fixed {
+        bits &= f[w];
+    }
+    if let Some((eq, code)) = *owner {
+        let o = m.st.owner_word(code, w);
+        bits &= if eq { o } else { !o };
+    }
+    if let Some(e) = *empty {
+        let occ = m.st.occupied_bits[w];
+        bits &= if e { !occ } else { occ };
+    }
+    bits
+}
+
 fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
     let key = i * m.game.players.len() + m.me as usize;
     if let Some(Some(v)) = m.rt.fixed.get(key) {
