@@ -128,6 +128,40 @@ fn chance_outside_zero_to_one_is_an_error() {
 }
 
 #[test]
+fn a_test_of_unchanging_data_errs_only_where_listing_reaches_it() {
+    // Enumeration evaluates a test that reads only a cell's fixed data once for every cell and keeps the
+    // answers; here it divides by zero on A1, which P1 takes first. Listing P2's placements never reaches
+    // A1 (the owner test comes first), so it must not stop with that error.
+    let owner_test = "          - {when: \"at.owner == none\", reason: cell_taken}";
+    let with_division = format!(
+        "{owner_test}\n          - {{when: \"me == 'P1' or 10 / (at.col * 10 + at.row) != 99\", reason: never}}"
+    );
+    let dir = variant("fixed_test", owner_test, &with_division);
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["run", "script.yaml", "--legal"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replay: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let legal = &replay["legal"];
+    assert_eq!(legal["player"], "P2");
+    let cells: Vec<&str> = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["at"].as_str().unwrap())
+        .collect();
+    assert!(cells.contains(&"E5") && !cells.contains(&"A1"), "{cells:?}");
+}
+
+#[test]
 fn the_turn_counter_does_not_wrap() {
     let dir = std::env::temp_dir().join("arbiter-runtime-errors-turn_counter");
     let _ = fs::remove_dir_all(&dir);

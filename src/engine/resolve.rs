@@ -42,6 +42,25 @@ fn too_many_rolls(cell: &str) -> RunError {
 pub struct FlowSnapshot {
     start_owner: Vec<u8>,
     kept: Vec<bool>,
+    /// Cells sending pieces, and cells some player's pieces arrive in, as bits (a superset of the cells
+    /// the departure and arrival steps act on: those steps visit only these, in board order).
+    sending: Vec<u64>,
+    arriving: Vec<u64>,
+}
+
+/// The cells of a bit set, in board order.
+fn cells_of(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &word)| {
+        let mut b = word;
+        std::iter::from_fn(move || {
+            if b == 0 {
+                return None;
+            }
+            let c = w * 64 + b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(c)
+        })
+    })
 }
 
 impl Machine<'_> {
@@ -70,12 +89,12 @@ impl Machine<'_> {
         let fv = game.phases[phase].flow_vars.as_ref();
         let n = self.game.board.len();
         if let Some(fv) = fv {
-            for c in 0..n {
-                let i = self.count_idx(fv, c);
-                let out =
-                    pieces(self.st.cell_vars[c * self.game.cell_slots + fv.outgoing as usize]);
-                snap.kept[c] = i128::from(pieces(self.st.cell_vars[i])) > i128::from(out.max(0));
+            let (count, out) = (fv.count as usize, fv.outgoing as usize);
+            let rows = self.st.cell_vars.chunks_exact(game.cell_slots);
+            for (kept, row) in snap.kept[..n].iter_mut().zip(rows) {
+                *kept = i128::from(pieces(row[count])) > i128::from(pieces(row[out]).max(0));
             }
+            self.find_movers(fv, snap);
         }
         for (k, step) in steps.iter().enumerate() {
             if self.st.result.is_some() {
@@ -87,9 +106,15 @@ impl Machine<'_> {
                     if let Some(stmts) = &prog.phases[phase].resolve_effects[k] {
                         self.run(stmts, &mut sig)?;
                     }
+                    // Effects may have sent or brought pieces anywhere.
+                    if let Some(fv) = fv {
+                        self.find_movers(fv, snap);
+                    }
                 }
-                (ResolveStep::Depart, Some(fv)) => self.depart(fv)?,
-                (ResolveStep::ArriveFriendly, Some(fv)) => self.arrive_friendly(fv)?,
+                (ResolveStep::Depart, Some(fv)) => self.depart(fv, &snap.sending)?,
+                (ResolveStep::ArriveFriendly, Some(fv)) => {
+                    self.arrive_friendly(fv, &snap.arriving)?
+                }
                 (
                     ResolveStep::ArriveNeutral {
                         chance,
@@ -98,7 +123,9 @@ impl Machine<'_> {
                         hit,
                     },
                     Some(fv),
-                ) => self.arrive_neutral(fv, *chance, *hit, event, contest_event)?,
+                ) => {
+                    self.arrive_neutral(fv, &snap.arriving, (*chance, *hit), event, contest_event)?
+                }
                 (
                     ResolveStep::ArriveHostile {
                         hit,
@@ -106,12 +133,12 @@ impl Machine<'_> {
                         event,
                     },
                     Some(fv),
-                ) => self.arrive_hostile(fv, *hit, *defender_first, event)?,
+                ) => self.arrive_hostile(fv, &snap.arriving, *hit, *defender_first, event)?,
                 (ResolveStep::Cap { max }, Some(fv)) => {
-                    for c in 0..n {
-                        let i = self.count_idx(fv, c);
-                        if self.st.cell_vars[i] > *max {
-                            self.st.cell_vars[i] = *max;
+                    let count = fv.count as usize;
+                    for row in self.st.cell_vars.chunks_exact_mut(game.cell_slots) {
+                        if row[count] > *max {
+                            row[count] = *max;
                         }
                     }
                 }
@@ -124,9 +151,30 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn depart(&mut self, fv: &FlowVars) -> R<()> {
+    /// Finds the cells sending pieces and those pieces arrive in (see [`FlowSnapshot::sending`]).
+    fn find_movers(&mut self, fv: &FlowVars, snap: &mut FlowSnapshot) {
         let g = self.game;
-        for c in 0..g.board.len() {
+        let words = g.board.len().div_ceil(64);
+        snap.sending.clear();
+        snap.sending.resize(words, 0);
+        snap.arriving.clear();
+        snap.arriving.resize(words, 0);
+        let (out, inc, np) = (fv.outgoing as usize, fv.incoming as usize, g.players.len());
+        // Flow variables exist, so every cell has a row of at least three slots.
+        for (c, row) in self.st.cell_vars.chunks_exact(g.cell_slots).enumerate() {
+            let bit = 1u64 << (c % 64);
+            if pieces(row[out]) > 0 {
+                snap.sending[c / 64] |= bit;
+            }
+            if row[inc..inc + np].iter().any(|&v| pieces(v) > 0) {
+                snap.arriving[c / 64] |= bit;
+            }
+        }
+    }
+
+    fn depart(&mut self, fv: &FlowVars, sending: &[u64]) -> R<()> {
+        let g = self.game;
+        for c in cells_of(sending) {
             let o = c * g.cell_slots + fv.outgoing as usize;
             let out = pieces(self.st.cell_vars[o]).max(0);
             if out == 0 {
@@ -145,9 +193,9 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn arrive_friendly(&mut self, fv: &FlowVars) -> R<()> {
+    fn arrive_friendly(&mut self, fv: &FlowVars, arriving: &[u64]) -> R<()> {
         let g = self.game;
-        for c in 0..g.board.len() {
+        for c in cells_of(arriving) {
             let owner = self.st.owner[c];
             if owner == NO_OWNER {
                 continue;
@@ -182,14 +230,14 @@ impl Machine<'_> {
     fn arrive_neutral(
         &mut self,
         fv: &FlowVars,
-        chance: f64,
-        hit: f64,
+        arriving: &[u64],
+        (chance, hit): (f64, f64),
         event: &str,
         contest_event: &str,
     ) -> R<()> {
         let g = self.game;
         let np = g.players.len();
-        for c in 0..g.board.len() {
+        for c in cells_of(arriving) {
             if self.st.owner[c] != NO_OWNER {
                 continue;
             }
@@ -323,13 +371,14 @@ impl Machine<'_> {
     fn arrive_hostile(
         &mut self,
         fv: &FlowVars,
+        arriving: &[u64],
         hit: f64,
         defender_first: bool,
         event: &str,
     ) -> R<()> {
         let g = self.game;
         let np = g.players.len();
-        for c in 0..g.board.len() {
+        for c in cells_of(arriving) {
             for p in 0..np {
                 let owner = self.st.owner[c];
                 if owner == NO_OWNER || owner as usize == p {

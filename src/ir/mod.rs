@@ -32,6 +32,22 @@ pub enum BinOp {
     RemTrunc,
 }
 
+impl BinOp {
+    /// The arithmetic operators (numbers in, a number out).
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Div
+                | BinOp::Rem
+                | BinOp::DivTrunc
+                | BinOp::RemTrunc
+        )
+    }
+}
+
 /// Game-wide counters readable by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counter {

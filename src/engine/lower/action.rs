@@ -209,7 +209,12 @@ impl Lowerer<'_> {
                             continue;
                         }
                     }
-                    rest.push(self.cond(e));
+                    let slot = a.params[j].slot;
+                    let fixed = self.opts.scan
+                        && a.params[j].ty == Ty::Cell
+                        && super::plan::is_fixed(e, slot, &self.constant_slots);
+                    let c = self.cond(e);
+                    rest.push(if fixed { self.fixed_test(c, slot) } else { c });
                     continue;
                 }
                 let mut parts = Vec::new();

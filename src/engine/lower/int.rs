@@ -33,20 +33,6 @@ impl IntNode {
     }
 }
 
-/// The arithmetic operators [`int_arith`] defines.
-fn is_arithmetic(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Add
-            | BinOp::Sub
-            | BinOp::Mul
-            | BinOp::Div
-            | BinOp::Rem
-            | BinOp::DivTrunc
-            | BinOp::RemTrunc
-    )
-}
-
 /// `op` on two optional whole numbers: none when either is none (checked first, as the generic path does).
 #[inline(always)]
 fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
@@ -69,7 +55,7 @@ impl Lowerer<'_> {
             return Some(IntNode::Arg(a));
         }
         match e {
-            Expr::Bin(op, a, b) if is_arithmetic(*op) => {
+            Expr::Bin(op, a, b) if op.is_arithmetic() => {
                 let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
                 Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
                     apply(op, a.get(m)?, b.get(m)?)
@@ -108,7 +94,7 @@ impl Lowerer<'_> {
         };
         match e {
             // The operation itself gives the value: one closure, not a wrapper around a node.
-            Expr::Bin(op, a, b) if is_arithmetic(*op) && self.opts.specialise => {
+            Expr::Bin(op, a, b) if op.is_arithmetic() && self.opts.specialise => {
                 let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
                 Some(Box::new(move |m: &mut Machine<'_>| {
                     Ok(apply(op, a.get(m)?, b.get(m)?)?.map_or(Value::None, Value::Int))

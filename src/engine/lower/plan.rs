@@ -95,7 +95,7 @@ fn visit_places(stmts: &[Stmt], f: &mut dyn FnMut(&Place)) {
 }
 
 /// Whether `e` depends only on the element in `slot` through data that never changes.
-fn is_fixed(e: &Expr, slot: u16, constant: &[bool]) -> bool {
+pub(super) fn is_fixed(e: &Expr, slot: u16, constant: &[bool]) -> bool {
     let elem = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
     match e {
         // `me` is fixed within one player's view: such sets are kept per player.

@@ -617,6 +617,40 @@ impl CSet {
 
 /// The cells passing fixed pre-filter `i` for the current player as bits, computed on first use and kept
 /// by the engine (a fixed condition may mention `me` or `opponent`, so each player has its own set).
+impl Lowerer<'_> {
+    /// A test of cell parameter `slot` that reads only the cell's data that never changes, constants and
+    /// `me` (`at.col < 3 or me == 'North'`): evaluated once per engine and player for every cell, then read
+    /// as a bit. When it fails with an error on some cell, it is evaluated cell by cell as written (so the
+    /// same candidates meet the same error).
+    pub(super) fn fixed_test(&mut self, test: Cond, slot: u16) -> Cond {
+        let (i, slot) = (self.fixed_sets, slot as usize);
+        self.fixed_sets += 1;
+        Box::new(move |m: &mut Machine<'_>| -> R<bool> {
+            let Value::Cell(c) = m.rt.locals[slot] else {
+                return test(m);
+            };
+            let key = i * m.game.players.len() + m.me as usize;
+            let bits = match m.rt.fixed.get(key) {
+                Some(Some(b)) => b.clone(),
+                _ => {
+                    // An empty set of words marks a test that erred on some cell.
+                    let b = fixed_cells(m, i, &test, slot).unwrap_or_else(|_| Rc::from([]));
+                    m.rt.locals[slot] = Value::Cell(c);
+                    if m.rt.fixed.len() <= key {
+                        m.rt.fixed.resize(key + 1, None);
+                    }
+                    m.rt.fixed[key] = Some(b.clone());
+                    b
+                }
+            };
+            match bits.get(c as usize / 64) {
+                Some(w) => Ok(w >> (c % 64) & 1 == 1),
+                None => test(m),
+            }
+        })
+    }
+}
+
 /// A cell set's planned scans for one position (see [`CSet::cell_scan`]).
 type CellScan = (Option<(bool, u8)>, Option<bool>, Option<Rc<[u64]>>);
 

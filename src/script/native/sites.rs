@@ -308,13 +308,7 @@ impl Walk<'_> {
             Expr::Neg(a) => self.ty(a).filter(|t| t.is_numeric())?,
             Expr::Not(_) | Expr::KeyEq(..) | Expr::CellEmpty(_) | Expr::Any(_) => Ty::Bool,
             Expr::Bin(op, a, b) => match op {
-                BinOp::Add
-                | BinOp::Sub
-                | BinOp::Mul
-                | BinOp::Div
-                | BinOp::Rem
-                | BinOp::DivTrunc
-                | BinOp::RemTrunc => num(self.ty(a), self.ty(b))?,
+                op if op.is_arithmetic() => num(self.ty(a), self.ty(b))?,
                 BinOp::Coalesce => match (self.ty(a)?, self.ty(b)?) {
                     (x, y) if x == y => x,
                     (Ty::Nothing, y) => y,
