@@ -54,12 +54,7 @@ impl Machine<'_> {
                     if let Some(x) = slot.get_mut(self) {
                         // Unset counts as 0 when added to, as in the generic assignment.
                         let base = if *x == ABSENT { 0 } else { *x };
-                        let new = match op {
-                            AssignOp::Set => Some(v),
-                            AssignOp::Add => base.checked_add(v),
-                            AssignOp::Sub => base.checked_sub(v),
-                        };
-                        if let Some(n) = new {
+                        if let Some(n) = int_assign(*op, base, v) {
                             *x = n;
                             return Ok(());
                         }
@@ -76,16 +71,12 @@ impl Machine<'_> {
                 ev,
             } => {
                 if let Some(v) = value.get(self) {
-                    // None counts as 0 when added to, as in the generic assignment.
-                    let base = match self.rt.locals[*slot] {
-                        Value::Int(i) => Some(i),
-                        Value::None => Some(0),
-                        _ => None,
-                    };
-                    let new = match (op, base) {
+                    // None counts as 0 when added to, as in the generic assignment; a local holding
+                    // anything else is left to it.
+                    let new = match (op, self.rt.locals[*slot]) {
                         (AssignOp::Set, _) => Some(v),
-                        (AssignOp::Add, Some(b)) => b.checked_add(v),
-                        (AssignOp::Sub, Some(b)) => b.checked_sub(v),
+                        (_, Value::Int(base)) => int_assign(*op, base, v),
+                        (_, Value::None) => int_assign(*op, 0, v),
                         _ => None,
                     };
                     if let Some(n) = new {
@@ -412,5 +403,16 @@ impl Machine<'_> {
             }
             self.log(Json::Object(m));
         }
+    }
+}
+
+/// `set`, `add` or `sub` of whole number `v` on `base`; `None` on overflow (the generic assignment then
+/// reports it).
+#[inline]
+fn int_assign(op: AssignOp, base: i64, v: i64) -> Option<i64> {
+    match op {
+        AssignOp::Set => Some(v),
+        AssignOp::Add => base.checked_add(v),
+        AssignOp::Sub => base.checked_sub(v),
     }
 }

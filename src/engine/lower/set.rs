@@ -629,18 +629,17 @@ impl Lowerer<'_> {
             let Value::Cell(c) = m.rt.locals[slot] else {
                 return test(m);
             };
-            let key = i * m.game.players.len() + m.me as usize;
-            let bits = match m.rt.fixed.get(key) {
-                Some(Some(b)) => b.clone(),
-                _ => {
-                    // An empty set of words marks a test that erred on some cell.
-                    let b = fixed_cells(m, i, &test, slot).unwrap_or_else(|_| Rc::from([]));
+            let bits = match fixed_cells(m, i, &test, slot) {
+                Ok(bits) => bits,
+                Err(_) => {
+                    // It erred on some cell: an empty set of words marks it, so it runs cell by cell.
                     m.rt.locals[slot] = Value::Cell(c);
+                    let key = i * m.game.players.len() + m.me as usize;
                     if m.rt.fixed.len() <= key {
                         m.rt.fixed.resize(key + 1, None);
                     }
-                    m.rt.fixed[key] = Some(b.clone());
-                    b
+                    m.rt.fixed[key] = Some(Rc::from([]));
+                    return test(m);
                 }
             };
             match bits.get(c as usize / 64) {

@@ -78,27 +78,31 @@ impl Lowerer<'_> {
             // Constants stored into variables of one unit one after another (`set: {u.a: false, u.b: 0}`)
             // become one statement that finds the unit once.
             if let Some((local, offset, value)) = unit_const(&c) {
-                if let Some(CStmt::UnitConsts {
-                    local: l, values, ..
-                }) = out.last_mut()
-                {
-                    if *l == local {
+                match out.last_mut() {
+                    Some(CStmt::UnitConsts {
+                        local: l,
+                        values,
+                        each,
+                    }) if *l == local => {
                         values.push((offset, value));
-                        if let Some(CStmt::UnitConsts { each, .. }) = out.last_mut() {
-                            each.push(c);
+                        each.push(c);
+                        continue;
+                    }
+                    Some(prev) if unit_const(prev).is_some_and(|(l, ..)| l == local) => {
+                        let (_, o, v) = unit_const(prev).expect("matched above");
+                        let values = vec![(o, v), (offset, value)];
+                        let joined = CStmt::UnitConsts {
+                            local,
+                            values,
+                            each: Vec::new(),
+                        };
+                        let first = std::mem::replace(prev, joined);
+                        if let CStmt::UnitConsts { each, .. } = prev {
+                            each.extend([first, c]);
                         }
                         continue;
                     }
-                }
-                if matches!(out.last().and_then(unit_const), Some((l, ..)) if l == local) {
-                    let first = out.pop().expect("matched above");
-                    let (_, o, v) = unit_const(&first).expect("matched above");
-                    out.push(CStmt::UnitConsts {
-                        local,
-                        values: vec![(o, v), (offset, value)],
-                        each: vec![first, c],
-                    });
-                    continue;
+                    _ => {}
                 }
             }
             out.push(c);
@@ -120,30 +124,34 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An assignment to a variable: on its raw slot when the operands allow, by the generic assignment otherwise.
+    fn store(&mut self, p: &Place, op: AssignOp, e: &Expr) -> CStmt {
+        match self.typed_store(p, op, e) {
+            Some((slot, value)) => CStmt::Store {
+                slot,
+                op,
+                value,
+                place: self.place(p),
+                ev: self.ev(e),
+            },
+            None => CStmt::Assign(self.place(p), op, self.ev(e)),
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) -> CStmt {
         match s {
             Stmt::Let(slot, Expr::Const(v)) if self.opts.specialise => {
                 CStmt::LetConst(*slot as usize, *v)
             }
             Stmt::Let(slot, e) => CStmt::Let(*slot as usize, self.ev(e)),
-            Stmt::Assign(p, op, e) if self.typed_local_store(p, e).is_some() => {
-                let (slot, value) = self.typed_local_store(p, e).expect("checked above");
-                CStmt::LocalStore {
+            Stmt::Assign(p, op, e) => match self.typed_local_store(p, e) {
+                Some((slot, value)) => CStmt::LocalStore {
                     slot,
                     op: *op,
                     value,
-                    ev: self.ev(e),
-                }
-            }
-            Stmt::Assign(p, op, e) => match self.typed_store(p, *op, e) {
-                Some((slot, value)) => CStmt::Store {
-                    slot,
-                    op: *op,
-                    value,
-                    place: self.place(p),
                     ev: self.ev(e),
                 },
-                None => CStmt::Assign(self.place(p), *op, self.ev(e)),
+                None => self.store(p, *op, e),
             },
             Stmt::Emit(spec) => CStmt::Emit {
                 kind: spec.kind.clone(),
