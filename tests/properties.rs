@@ -398,7 +398,10 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
         let mut list = arbiter::engine::blocks::BlockList::default();
         engine.block_list(m, p, &mut list).map_err(fail)?;
         prop_assert_eq!(list.total(), n, "block_list against count_legal");
-        prop_assert!(list.get(n).is_none(), "block_list past the end");
+        prop_assert!(
+            list.get(n, &engine.game.board).is_none(),
+            "block_list past the end"
+        );
         for k in picks {
             let nth = engine.nth_legal(m, p, k).map_err(fail)?;
             prop_assert_eq!(
@@ -408,7 +411,7 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
                 k
             );
             prop_assert_eq!(
-                list.get(k).as_ref().map(key),
+                list.get(k, &engine.game.board).as_ref().map(key),
                 Some(key(&listed[k as usize])),
                 "block_list get({})",
                 k

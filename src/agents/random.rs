@@ -68,7 +68,7 @@ impl Agent for RandomAgent {
             if k == n {
                 break;
             }
-            let Some(action) = self.blocks.get(k) else {
+            let Some(action) = self.blocks.get(k, &engine.game.board) else {
                 return Err(RunError::new(format!(
                     "legal action {k} of {n} could not be enumerated"
                 )));

@@ -4,6 +4,7 @@
 //! others, which is all a uniform random pick needs. A move to any neighbour with any amount of one range
 //! is one block of neighbours x amounts. Arguments are kept in one flat buffer, so filling
 //! the list again for the next position does not allocate.
+use crate::board::Board;
 use crate::model::action::ArgList;
 use crate::model::{Action, Value};
 
@@ -19,6 +20,14 @@ enum Tail {
     /// of `n` integers from `first` (cell-major, as enumeration visits them).
     CellsRange {
         at: u32,
+        count: u32,
+        first: i64,
+        n: u64,
+    },
+    /// Followed by cell `from`, then each of its `count` neighbours (as the board lists them), each
+    /// followed by each of `n` integers from `first`: nothing is copied from the board.
+    NeighboursRange {
+        from: u32,
         count: u32,
         first: i64,
         n: u64,
@@ -143,8 +152,32 @@ impl BlockList {
         );
     }
 
-    /// The `k`-th legal action (0-based), as listing them all would give it.
-    pub fn get(&self, mut k: u64) -> Option<Action> {
+    #[inline]
+    pub(crate) fn push_neighbours_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        from: u32,
+        count: u32,
+        first: i64,
+        n: u64,
+    ) {
+        let size = u64::from(count).saturating_mul(n);
+        self.head(
+            kind,
+            args,
+            size,
+            Tail::NeighboursRange {
+                from,
+                count,
+                first,
+                n,
+            },
+        );
+    }
+
+    /// The `k`-th legal action (0-based), as listing them all would give it, on the board it was listed on.
+    pub fn get(&self, mut k: u64, board: &Board) -> Option<Action> {
         for h in &self.heads {
             if k >= h.size {
                 k -= h.size;
@@ -173,6 +206,20 @@ impl BlockList {
                         return None;
                     }
                     args.push(Value::Cell(self.cells[at as usize + i]));
+                    args.push(Value::Int(first + (k % n) as i64));
+                }
+                Tail::NeighboursRange {
+                    from,
+                    count,
+                    first,
+                    n,
+                } => {
+                    let i = (k / n) as usize;
+                    if i >= count as usize {
+                        return None;
+                    }
+                    args.push(Value::Cell(from));
+                    args.push(Value::Cell(*board.neighbours(from).get(i)?));
                     args.push(Value::Int(first + (k % n) as i64));
                 }
             }

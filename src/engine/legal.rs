@@ -81,6 +81,23 @@ pub(super) trait Sink {
     ) -> Option<R<bool>> {
         None
     }
+    /// `cells.len() * size` legal actions: `args` extended with `from`, then each of `cells` (the
+    /// neighbours of `from`, as the board lists them), each followed by each integer of `size` from
+    /// `first`. `None` when the sink wants them one at a time.
+    fn cell_neighbours_range(
+        &mut self,
+        kind: u16,
+        args: &mut ArgList,
+        from: u32,
+        cells: &[u32],
+        first: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        args.push(Value::Cell(from));
+        let r = self.cells_range(kind, args, cells, first, size);
+        args.pop();
+        r
+    }
 }
 
 struct Collect<'o>(&'o mut Vec<Action>);
@@ -223,6 +240,21 @@ impl Sink for BlockList {
     ) -> Option<R<bool>> {
         if !cells.is_empty() {
             self.push_cells_range(kind, args, cells, first, size);
+        }
+        Some(Ok(true))
+    }
+    #[inline]
+    fn cell_neighbours_range(
+        &mut self,
+        kind: u16,
+        args: &mut ArgList,
+        from: u32,
+        cells: &[u32],
+        first: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        if !cells.is_empty() {
+            self.push_neighbours_range(kind, args, from, cells.len() as u32, first, size);
         }
         Some(Ok(true))
     }

@@ -6,6 +6,7 @@
 //! with the same bounds kept, so listing gives the same actions in the same order.
 use super::legal::{Known, Sink};
 use super::lower::typed::{IntArg, Read};
+use super::lower::Arg;
 use super::lower::{Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::model::action::ArgList;
@@ -39,17 +40,19 @@ impl Machine<'_> {
             },
             _ => return Ok(None),
         };
-        // When the next parameters are a neighbour x amount product whose amount takes this very range,
-        // and this range is the parameter's only one, a visit would test nothing more and hand the sink one
-        // block per cell (`walk_product`): the block goes to the sink here, without the visit.
+        // When the next parameters are a product of this cell's neighbours x an amount that takes this very
+        // range, and this range is the parameter's only one, a visit would test nothing more and hand the
+        // sink one block per cell (`walk_product`): the block goes to the sink here, without the visit, and
+        // names the cell instead of copying its neighbours (nothing is bound unless the sink declines).
         let product = match (act.params.get(i + 1), p.ranges.len()) {
             (Some(next), 1) if next.product_block && j == i + 2 => {
                 match next.source.as_ref().map(|s| &s.source) {
-                    Some(CSource::Neighbours(c)) => Some(c),
-                    _ => None,
+                    // Neighbours of this very cell: no operand to evaluate per cell.
+                    Some(CSource::Neighbours(Arg::Local(s))) if *s as usize == p.slot => true,
+                    _ => false,
                 }
             }
-            _ => None,
+            _ => false,
         };
         let g = self.game;
         let stride = g.cell_slots;
@@ -59,18 +62,10 @@ impl Machine<'_> {
             if raw == ABSENT || raw < lo {
                 continue;
             }
-            let cell = Value::Cell(c as u32);
-            self.rt.locals[p.slot] = cell;
-            self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
-            if let Some(to) = product {
-                let Some(from) = to.cell(self)? else {
-                    continue;
-                };
+            if product {
                 let size = (i128::from(raw) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
-                args.push(cell);
-                let r = sink.cells_range(act.kind, args, g.board.neighbours(from), lo, size);
-                args.pop();
-                match r {
+                let cells = g.board.neighbours(c as u32);
+                match sink.cell_neighbours_range(act.kind, args, c as u32, cells, lo, size) {
                     Some(Ok(true)) => continue,
                     Some(Ok(false)) => return Ok(Some(false)),
                     Some(Err(e)) => return Err(e),
@@ -78,6 +73,9 @@ impl Machine<'_> {
                     None => {}
                 }
             }
+            let cell = Value::Cell(c as u32);
+            self.rt.locals[p.slot] = cell;
+            self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
             if !self.visit(act, p, i, cell, args, sink, Known::FirstRange)? {
                 return Ok(Some(false));
             }
