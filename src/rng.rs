@@ -85,16 +85,47 @@ impl fmt::Display for RngKind {
 }
 
 /// A seeded generator with the derived draws documented at the top of this file.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Rng {
     source: Source,
     draws: u64,
 }
 
-#[derive(Debug, Clone)]
+impl Clone for Rng {
+    fn clone(&self) -> Self {
+        Rng {
+            source: self.source.clone(),
+            draws: self.draws,
+        }
+    }
+
+    fn clone_from(&mut self, s: &Self) {
+        self.source.clone_from(&s.source);
+        self.draws = s.draws;
+    }
+}
+
+#[derive(Debug)]
 enum Source {
     ChaCha8(Box<ChaCha8Rng>),
     XorShift32(u32),
+}
+
+impl Clone for Source {
+    fn clone(&self) -> Self {
+        match self {
+            Source::ChaCha8(r) => Source::ChaCha8(r.clone()),
+            Source::XorShift32(x) => Source::XorShift32(*x),
+        }
+    }
+
+    /// Copies into the generator already boxed here: copying a match for lookahead does not allocate.
+    fn clone_from(&mut self, s: &Self) {
+        match (self, s) {
+            (Source::ChaCha8(to), Source::ChaCha8(from)) => (**to).clone_from(from),
+            (to, from) => *to = from.clone(),
+        }
+    }
 }
 
 /// Replaces the one state xorshift32 cannot leave.

@@ -55,16 +55,16 @@ fn hand_in_from(
     view: &mut Match,
     m: &mut Match,
     player: PlayerIdx,
+    name: &str,
 ) -> Result<(Vec<Action>, Vec<HandedIn>), RunError> {
     let decided = agent.act(engine, view, player);
     // Whatever the copy logged is not the match's: the live match logs the orders when they arrive.
     engine.take_log();
     let actions = decided?;
     let mut handed = agent.take_handed_in();
-    let name = engine.game.players[player as usize].clone();
     let refused = |e| RunError::new(format!("handing in {name}'s orders: {e}"));
     if handed.is_empty() {
-        engine.submit_actions(m, &name, &actions).map_err(refused)?;
+        engine.submit_actions(m, name, &actions).map_err(refused)?;
     } else {
         // An agent outside the process: its submissions as they came (what it handed in once the orders
         // were in never reached the copy either).
@@ -73,7 +73,7 @@ fn hand_in_from(
             if !m.state.is_due(player) || m.state.is_over() {
                 break;
             }
-            engine.submit(m, &name, &h.actions).map_err(refused)?;
+            engine.submit(m, name, &h.actions).map_err(refused)?;
             kept += 1;
         }
         handed.truncate(kept);
@@ -121,13 +121,9 @@ pub fn play_match_observed(
     }
     engine.set_logging(opts.record);
     let mut m = engine.start(seed)?;
-    let mut played = Played {
-        m: m.clone(),
-        submissions: Vec::new(),
-        events: engine.take_log(),
-        failures: Vec::new(),
-        faults: Vec::new(),
-    };
+    // What is kept of the match, gathered as it goes (the match itself joins them at the end).
+    let (mut submissions, mut events) = (Vec::new(), engine.take_log());
+    let (mut failures, mut faults) = (Vec::new(), Vec::new());
     // Submissions handed in so far (a fault names the decision by its submission's index).
     let mut decisions = 0usize;
     let (mut count, mut applied) = (0, 0);
@@ -148,7 +144,7 @@ pub fn play_match_observed(
             )));
         }
         let before = opts.check.then(|| m.clone());
-        let first_event = played.events.len();
+        let first_event = events.len();
         let (ply, due) = (m.state.ply, m.state.due);
         let agent = agents[p as usize].as_mut();
         let (actions, handed) = if game.phase(&m.state).submission != Submission::Orders {
@@ -156,7 +152,7 @@ pub fn play_match_observed(
             (actions, agent.take_handed_in())
         } else if let Some(start) = turn_start.as_mut().filter(|s| s.state.ply == m.state.ply) {
             if opts.record {
-                played.events.extend(engine.take_log());
+                events.extend(engine.take_log());
             }
             // The last player due decides on the turn start itself: nobody needs it after them.
             let last = m.state.due == 1 << p;
@@ -165,7 +161,7 @@ pub fn play_match_observed(
             } else {
                 copy_into(&mut view, start)
             };
-            hand_in_from(engine, agent, view, &mut m, p)?
+            hand_in_from(engine, agent, view, &mut m, p, &game.players[p as usize])?
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
             copy_into(&mut turn_start, &m);
@@ -181,7 +177,7 @@ pub fn play_match_observed(
             )));
         }
         if opts.record {
-            played.events.extend(engine.take_log());
+            events.extend(engine.take_log());
         }
         // Unit ids never change and units are never removed, so the state after the submission encodes
         // its actions as the state before each one would.
@@ -203,7 +199,7 @@ pub fn play_match_observed(
         if let Some(before) = before.filter(|_| handed.is_empty()) {
             // The log was just emptied, so switching it off and on again loses nothing.
             engine.set_logging(false);
-            check_submission(engine, before, p, &wire_actions, &m, &mut played.failures)?;
+            check_submission(engine, before, p, &wire_actions, &m, &mut failures)?;
             engine.set_logging(opts.record);
         }
         if !m.state.is_over() && m.state.ply == ply && m.state.due == due && actions.is_empty() {
@@ -216,30 +212,28 @@ pub fn play_match_observed(
             // The ruleset's `when_stuck` decides; a replay's empty submission re-runs the same way.
             engine.settle_stuck(&mut m, p)?;
             if opts.record {
-                played.events.extend(engine.take_log());
+                events.extend(engine.take_log());
             }
         }
         observe(&Step {
             m: &m,
             player: p,
             actions: &wire_actions,
-            events: &played.events[first_event.min(played.events.len())..],
+            events: &events[first_event.min(events.len())..],
         });
         let name = &game.players[p as usize];
         if handed.is_empty() {
             if opts.record {
-                played
-                    .submissions
-                    .push(SubmissionRecord::new(name.clone(), wire_actions));
+                submissions.push(SubmissionRecord::new(name.clone(), wire_actions));
             }
             decisions += 1;
         }
         for h in handed {
             if let Some(f) = &h.fault {
-                played.faults.push(f.record(name, decisions));
+                faults.push(f.record(name, decisions));
             }
             if opts.record {
-                played.submissions.push(SubmissionRecord {
+                submissions.push(SubmissionRecord {
                     player: name.clone(),
                     actions: h.actions,
                     rationale: h.rationale,
@@ -251,8 +245,13 @@ pub fn play_match_observed(
     for (p, agent) in agents.iter_mut().enumerate() {
         agent.finish(engine, &m, p as PlayerIdx);
     }
-    played.m = m;
-    Ok(played)
+    Ok(Played {
+        m,
+        submissions,
+        events,
+        failures,
+        faults,
+    })
 }
 
 /// Copies `from` into `slot`, reusing the memory of the match already there.

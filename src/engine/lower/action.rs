@@ -182,8 +182,18 @@ impl Lowerer<'_> {
         // Per parameter: its tests, split into bit operations and the rest where the source lists as bits.
         let mut tests: Vec<Vec<Cond>> = Vec::with_capacity(n);
         let mut bits: Vec<(bool, Vec<BitTest>, Vec<Cond>)> = Vec::with_capacity(n);
+        // Sources are lowered (and planned) first: a cell set whose filter the planned scans took over
+        // lists as bits too.
+        let mut sources: Vec<Option<CSet>> = a
+            .params
+            .iter()
+            .map(|p| p.source.as_ref().map(|(s, _)| self.set(s)))
+            .collect();
         for (j, exprs) in at_param.into_iter().enumerate() {
-            let listable = hoist && bits_listable(&a.params[j]);
+            let listable = hoist
+                && (bits_listable(&a.params[j])
+                    || (a.params[j].ty == Ty::Cell
+                        && sources[j].as_ref().is_some_and(CSet::scans_as_bits)));
             let (mut rest, mut bit_tests, mut bit_conds) = (Vec::new(), Vec::new(), Vec::new());
             let mut k = 0;
             while k < exprs.len() {
@@ -268,7 +278,7 @@ impl Lowerer<'_> {
                 cell_block,
                 ty: p.ty,
                 slot: p.slot as usize,
-                source: p.source.as_ref().map(|(s, _)| self.set(s)),
+                source: sources[j].take(),
                 source_last: p.source_last,
                 min: p.min.as_ref().map(|(e, _)| self.ev(e)),
                 max: p.max.as_ref().map(|(e, _)| self.ev(e)),

@@ -121,6 +121,12 @@ impl CSet {
         }
     }
 
+    /// Whether this is the board's cells picked by planned scans alone (`cells where kind.open`, the
+    /// test on data that never changes): [`CSet::bits`] lists it a word at a time.
+    pub fn scans_as_bits(&self) -> bool {
+        matches!(self.source, CSource::Cells) && self.filter.is_none() && !self.live
+    }
+
     /// The one operand a set of at most one element is (`cells where it == x`), when nothing else filters it.
     pub fn single(&self) -> Option<&Arg> {
         match &self.source {
@@ -386,8 +392,8 @@ impl CSet {
     }
 
     /// The elements as bits in board order when this set can be listed so (no filter; cells within a
-    /// radius, or reachable through empty cells on a small board); `false` (and `out` unspecified)
-    /// otherwise. The same elements `each` would visit.
+    /// radius, reachable through empty cells on a small board, or picked by planned scans alone); `false`
+    /// (and `out` unspecified) otherwise. The same elements `each` would visit.
     pub fn bits(&self, m: &mut Machine<'_>, out: &mut Vec<u64>) -> R<bool> {
         if self.filter.is_some() || self.live {
             return Ok(false);
@@ -427,6 +433,13 @@ impl CSet {
                 m.rt.search = scratch;
                 m.rt.words = passable;
                 Ok(done)
+            }
+            CSource::Cells => {
+                let scan = self.cell_scan(m)?;
+                let n = g.board.len();
+                out.clear();
+                out.extend((0..words).map(|w| scan_word(m, n, w, &scan)));
+                Ok(true)
             }
             _ => Ok(false),
         }
