@@ -5,12 +5,12 @@
 //! none, overflow and division by zero are the same errors ([`int_arith`] is shared), and `floor`/`ceil`
 //! of a whole number or none is that value.
 use super::expr::{Cond, Ev};
-use super::typed::{compare_opt, IntArg};
+use super::typed::{compare_opt, IntArg, RowOf};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::int_arith;
 use crate::ir::{BinOp, Builtin, Expr};
-use crate::model::Value;
+use crate::model::{Ty, Value};
 
 type R<T> = Result<T, RunError>;
 
@@ -64,6 +64,46 @@ impl Lowerer<'_> {
             // On a whole number or none, both are that value.
             Expr::Call(Builtin::Floor | Builtin::Ceil, args) if args.len() == 1 => {
                 self.int_node(&args[0])
+            }
+            // Both operands are evaluated, as the generic call does; none with anything is none.
+            Expr::Call(f @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
+                let (min, a, b) = (
+                    *f == Builtin::Min,
+                    self.int_node(&args[0])?,
+                    self.int_node(&args[1])?,
+                );
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    let (x, y) = (a.get(m)?, b.get(m)?);
+                    Ok(match (x, y) {
+                        (Some(x), Some(y)) => Some(if min { x.min(y) } else { x.max(y) }),
+                        _ => None,
+                    })
+                })))
+            }
+            // `a ?? b`: both evaluated, as the generic operator does.
+            Expr::Bin(BinOp::Coalesce, a, b) => {
+                let (a, b) = (self.int_node(a)?, self.int_node(b)?);
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    let (x, y) = (a.get(m)?, b.get(m)?);
+                    Ok(x.or(y))
+                })))
+            }
+            // A whole-number column of a row read in place (`c.soil.yield`, `u.type.cost`).
+            Expr::RowCol(r, t, col)
+                if self.game.tables[*t as usize].columns[*col as usize].1 == Ty::Int =>
+            {
+                let (row, col) = (RowOf::of(r, self.game)?, *col);
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    Ok(
+                        match row
+                            .get(m)
+                            .map(|(t, r)| m.game.tables[t as usize].value(r, col))
+                        {
+                            Some(Value::Int(i)) => Some(i),
+                            _ => None,
+                        },
+                    )
+                })))
             }
             Expr::Neg(x) => {
                 let x = self.int_node(x)?;

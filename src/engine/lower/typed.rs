@@ -414,11 +414,13 @@ impl Slot {
     }
 }
 
-/// A leaf of a store's value: a typed operand, or a local that holds a whole number when the store runs.
+/// A leaf of a store's value: a typed operand, a local that holds a whole number when the store runs, or a
+/// column of a row holding one (`c.soil.yield`).
 #[derive(Clone, Copy)]
 pub enum StoreLeaf {
     Arg(IntArg),
     Local(usize),
+    Column(RowOf, u16),
 }
 
 impl StoreLeaf {
@@ -430,12 +432,22 @@ impl StoreLeaf {
                 Value::Int(i) => Some(i),
                 _ => None,
             },
+            StoreLeaf::Column(row, col) => {
+                match row
+                    .get(m)
+                    .map(|(t, r)| m.game.tables[t as usize].value(r, col))
+                {
+                    Some(Value::Int(i)) => Some(i),
+                    _ => None,
+                }
+            }
         }
     }
 
-    fn of(e: &Expr) -> Option<StoreLeaf> {
+    fn of(e: &Expr, game: &crate::ir::game::Game) -> Option<StoreLeaf> {
         match e {
             Expr::Local(s) => Some(StoreLeaf::Local(*s as usize)),
+            Expr::RowCol(r, _, col) => Some(StoreLeaf::Column(RowOf::of(r, game)?, *col)),
             _ => IntArg::of(e).map(StoreLeaf::Arg),
         }
     }
@@ -466,12 +478,14 @@ impl StoreArg {
         }
     }
 
-    fn of(e: &Expr) -> Option<StoreArg> {
+    fn of(e: &Expr, game: &crate::ir::game::Game) -> Option<StoreArg> {
         match e {
-            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-                Some(StoreArg::Bin(*op, StoreLeaf::of(a)?, StoreLeaf::of(b)?))
-            }
-            _ => StoreLeaf::of(e).map(StoreArg::Leaf),
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => Some(StoreArg::Bin(
+                *op,
+                StoreLeaf::of(a, game)?,
+                StoreLeaf::of(b, game)?,
+            )),
+            _ => StoreLeaf::of(e, game).map(StoreArg::Leaf),
         }
     }
 }
@@ -526,7 +540,7 @@ impl Lowerer<'_> {
             _ => return None,
         };
         let value = match (ty, op) {
-            (Ty::Int, _) => StoreArg::of(value)?,
+            (Ty::Int, _) => StoreArg::of(value, self.game)?,
             (Ty::Bool, AssignOp::Set) => StoreArg::Leaf(StoreLeaf::Arg(match value {
                 Expr::Const(Value::Bool(b)) => IntArg::Const(i64::from(*b)),
                 _ => IntArg::Var(Read::of(value, Ty::Bool)?),
@@ -552,7 +566,7 @@ impl Lowerer<'_> {
         let crate::ir::Place::Local(s) = place else {
             return None;
         };
-        Some((*s as usize, StoreArg::of(value)?))
+        Some((*s as usize, StoreArg::of(value, self.game)?))
     }
 }
 
@@ -567,42 +581,80 @@ impl Lowerer<'_> {
         let Expr::RowCol(r, _, col) = e else {
             return None;
         };
-        let col = *col;
-        match &**r {
-            Expr::UnitType(u) => {
-                let Expr::Local(s) = **u else {
-                    return None;
-                };
-                let (s, t) = (s as usize, self.game.unit_table? as usize);
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-                    Ok(match m.rt.locals[s] {
-                        Value::Unit(u) => match m.st.units.get(u as usize) {
-                            Some(x) if x.alive => m.game.tables[t].value(x.kind, col),
-                            _ => Value::None,
-                        },
-                        _ => Value::None,
-                    })
-                }))
-            }
-            Expr::CellVar(c, slot, Ty::Row(t)) => {
-                let Expr::Local(s) = **c else {
-                    return None;
-                };
-                let (s, slot, t) = (s as usize, *slot as usize, *t);
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-                    Ok(match m.rt.locals[s] {
-                        Value::Cell(c) => {
-                            let raw = m.st.cell_vars[c as usize * m.game.cell_slots + slot];
-                            match Value::decode(raw, Ty::Row(t)) {
-                                Value::Row(t, r) => m.game.tables[t as usize].value(r, col),
-                                _ => Value::None,
-                            }
-                        }
-                        _ => Value::None,
-                    })
-                }))
-            }
+        let (row, col) = (RowOf::of(r, self.game)?, *col);
+        Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
+            Ok(match row.get(m) {
+                Some((t, r)) => m.game.tables[t as usize].value(r, col),
+                None => Value::None,
+            })
+        }))
+    }
+}
+
+/// The table row an operand names, read in place: a row in a local, the kind of the (living) unit in a
+/// local, or a cell variable holding a row, of the cell in a local.
+#[derive(Clone, Copy)]
+pub enum RowOf {
+    Local(usize),
+    UnitKind {
+        local: usize,
+        table: u16,
+    },
+    CellVar {
+        local: usize,
+        slot: usize,
+        table: u16,
+    },
+}
+
+impl RowOf {
+    pub fn of(e: &Expr, game: &crate::ir::game::Game) -> Option<RowOf> {
+        match e {
+            Expr::Local(s) => Some(RowOf::Local(*s as usize)),
+            Expr::UnitType(u) => match **u {
+                Expr::Local(s) => Some(RowOf::UnitKind {
+                    local: s as usize,
+                    table: game.unit_table?,
+                }),
+                _ => None,
+            },
+            Expr::CellVar(c, slot, Ty::Row(t)) => match **c {
+                Expr::Local(s) => Some(RowOf::CellVar {
+                    local: s as usize,
+                    slot: *slot as usize,
+                    table: *t,
+                }),
+                _ => None,
+            },
             _ => None,
+        }
+    }
+
+    /// The table and row, or `None` when the operand names no row.
+    #[inline(always)]
+    pub fn get(self, m: &Machine<'_>) -> Option<(u16, u16)> {
+        match self {
+            RowOf::Local(local) => match m.rt.locals[local] {
+                Value::Row(t, r) => Some((t, r)),
+                _ => None,
+            },
+            RowOf::UnitKind { local, table } => match m.rt.locals[local] {
+                Value::Unit(u) => match m.st.units.get(u as usize) {
+                    Some(x) if x.alive => Some((table, x.kind)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            RowOf::CellVar { local, slot, table } => match m.rt.locals[local] {
+                Value::Cell(c) => {
+                    let raw = m.st.cell_vars[c as usize * m.game.cell_slots + slot];
+                    match Value::decode(raw, Ty::Row(table)) {
+                        Value::Row(t, r) => Some((t, r)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
         }
     }
 }
