@@ -16,18 +16,12 @@ enum Tail {
     Range(i64),
     /// Followed by each cell of the bit set at this offset of the bit buffer.
     Cells(u32),
-    /// Followed by each of `count` cells listed at this offset of the cell buffer, each followed by each
-    /// of `n` integers from `first` (cell-major, as enumeration visits them).
-    CellsRange {
-        at: u32,
-        count: u32,
-        first: i64,
-        n: u64,
-    },
-    /// Followed by cell `from`, then each of its `count` neighbours (as the board lists them), each
-    /// followed by each of `n` integers from `first`: nothing is copied from the board.
-    NeighboursRange {
-        from: u32,
+    /// Followed by each of the `count` neighbours of cell `of` (as the board lists them; after `of`
+    /// itself when `lead`), each followed by each of `n` integers from `first` (neighbour-major, as
+    /// enumeration visits them): nothing is copied from the board.
+    Neighbours {
+        of: u32,
+        lead: bool,
         count: u32,
         first: i64,
         n: u64,
@@ -52,7 +46,6 @@ pub struct BlockList {
     items: Vec<i64>,
     bits: Vec<u64>,
     words: usize,
-    cells: Vec<u32>,
     total: u64,
 }
 
@@ -62,7 +55,6 @@ impl BlockList {
         self.args.clear();
         self.items.clear();
         self.bits.clear();
-        self.cells.clear();
         self.total = 0;
     }
 
@@ -126,38 +118,15 @@ impl BlockList {
         self.head(kind, args, count, Tail::Cells(at));
     }
 
+    /// `count` neighbours of `of` x `n` integers from `first`, after `of` itself when `lead`.
     #[inline]
-    pub(crate) fn push_cells_range(
+    #[allow(clippy::too_many_arguments)] // one block's fields, on the listing's hot path
+    pub(crate) fn push_neighbours(
         &mut self,
         kind: u16,
         args: &ArgList,
-        cells: &[u32],
-        first: i64,
-        n: u64,
-    ) {
-        let at = self.cells.len() as u32;
-        self.cells.extend_from_slice(cells);
-        let count = cells.len() as u32;
-        let size = u64::from(count).saturating_mul(n);
-        self.head(
-            kind,
-            args,
-            size,
-            Tail::CellsRange {
-                at,
-                count,
-                first,
-                n,
-            },
-        );
-    }
-
-    #[inline]
-    pub(crate) fn push_neighbours_range(
-        &mut self,
-        kind: u16,
-        args: &ArgList,
-        from: u32,
+        of: u32,
+        lead: bool,
         count: u32,
         first: i64,
         n: u64,
@@ -167,8 +136,9 @@ impl BlockList {
             kind,
             args,
             size,
-            Tail::NeighboursRange {
-                from,
+            Tail::Neighbours {
+                of,
+                lead,
                 count,
                 first,
                 n,
@@ -195,8 +165,9 @@ impl BlockList {
                     let bits = &self.bits[at as usize..at as usize + self.words];
                     args.push(Value::Cell(nth_bit(bits, k)?));
                 }
-                Tail::CellsRange {
-                    at,
+                Tail::Neighbours {
+                    of,
+                    lead,
                     count,
                     first,
                     n,
@@ -205,21 +176,10 @@ impl BlockList {
                     if i >= count as usize {
                         return None;
                     }
-                    args.push(Value::Cell(self.cells[at as usize + i]));
-                    args.push(Value::Int(first + (k % n) as i64));
-                }
-                Tail::NeighboursRange {
-                    from,
-                    count,
-                    first,
-                    n,
-                } => {
-                    let i = (k / n) as usize;
-                    if i >= count as usize {
-                        return None;
+                    if lead {
+                        args.push(Value::Cell(of));
                     }
-                    args.push(Value::Cell(from));
-                    args.push(Value::Cell(*board.neighbours(from).get(i)?));
+                    args.push(Value::Cell(*board.neighbours(of).get(i)?));
                     args.push(Value::Int(first + (k % n) as i64));
                 }
             }

@@ -2,47 +2,22 @@
 //! An action is legal exactly when enumeration would list it: checking runs every test of every parameter
 //! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
 //! by the lowering (each once, as early as the values it reads are bound).
-use super::blocks::{nth_bit, BlockList};
+use super::blocks::BlockList;
 use super::lower::typed::compare_opt;
 use super::lower::{BitTest, Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::ir::game::ActionSpec;
 use crate::ir::ops::compare;
 use crate::ir::BinOp;
-use crate::limits::MAX_LISTED_ACTIONS;
 use crate::model::action::ArgList;
 use crate::model::state::NO_OWNER;
 use crate::model::{Action, Ty, Value};
 
+pub use super::sinks::Block;
+pub(super) use super::sinks::Sink;
+use super::sinks::{Blocks, Collect, Count, Pick};
+
 type R<T> = Result<T, RunError>;
-
-/// A run of legal actions found by one walk (see [`Machine::legal_blocks`]).
-#[derive(Clone, Debug)]
-pub struct Block {
-    pub action: Action,
-    /// When set, the actions are `action` extended with each of `size` integers from `first`.
-    pub range: Option<(i64, u64)>,
-}
-
-impl Block {
-    pub fn size(&self) -> u64 {
-        self.range.map_or(1, |(_, n)| n)
-    }
-    /// The `k`-th action of the block.
-    pub fn get(&self, k: u64) -> Action {
-        let mut a = self.action.clone();
-        if let Some((first, _)) = self.range {
-            a.args.push(Value::Int(first + k as i64));
-        }
-        a
-    }
-}
-
-fn too_many_actions() -> RunError {
-    RunError::new(format!(
-        "more than {MAX_LISTED_ACTIONS} legal actions to list: an agent that needs every action (greedy, `run --legal`) cannot play this position; narrow the parameter's range or use an agent that samples (random)"
-    ))
-}
 
 /// What a walk already established about a candidate before [`Machine::visit`] tests it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -52,236 +27,6 @@ pub(super) enum Known {
     BitTests,
     /// Its first range passed and its bounds are kept (see `quick_pass`).
     FirstRange,
-}
-
-/// What an enumeration does with the legal actions it finds. Each walk is compiled for its sink.
-pub(super) trait Sink {
-    /// One legal action; false stops the walk.
-    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool>;
-    /// `size` legal actions: `args` extended with each integer from `first`. `None` when the sink wants
-    /// them one at a time.
-    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>>;
-    /// Whether the sink takes the actions of a cell bit set at once (see [`Sink::cells`]).
-    fn takes_cells(&self) -> bool {
-        false
-    }
-    /// `count` legal actions: `args` extended with each cell whose bit is set, in board order.
-    fn cells(&mut self, _kind: u16, _args: &ArgList, _bits: &[u64], _count: u64) -> R<bool> {
-        unreachable!("only sinks that take cells are given cells")
-    }
-    /// `cells.len() * size` legal actions: `args` extended with each of `cells`, each followed by each
-    /// integer of `size` from `first`. `None` when the sink wants them one at a time.
-    fn cells_range(
-        &mut self,
-        _kind: u16,
-        _args: &ArgList,
-        _cells: &[u32],
-        _first: i64,
-        _size: u64,
-    ) -> Option<R<bool>> {
-        None
-    }
-    /// `cells.len() * size` legal actions: `args` extended with `from`, then each of `cells` (the
-    /// neighbours of `from`, as the board lists them), each followed by each integer of `size` from
-    /// `first`. `None` when the sink wants them one at a time.
-    fn cell_neighbours_range(
-        &mut self,
-        kind: u16,
-        args: &mut ArgList,
-        from: u32,
-        cells: &[u32],
-        first: i64,
-        size: u64,
-    ) -> Option<R<bool>> {
-        args.push(Value::Cell(from));
-        let r = self.cells_range(kind, args, cells, first, size);
-        args.pop();
-        r
-    }
-}
-
-struct Collect<'o>(&'o mut Vec<Action>);
-impl Sink for Collect<'_> {
-    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
-        if self.0.len() >= MAX_LISTED_ACTIONS {
-            return Err(too_many_actions());
-        }
-        self.0.push(Action {
-            kind,
-            args: args.clone(),
-        });
-        Ok(true)
-    }
-    fn block(&mut self, _: u16, _: &ArgList, _: i64, _: u64) -> Option<R<bool>> {
-        None
-    }
-}
-
-struct Count(u64);
-impl Sink for Count {
-    fn action(&mut self, _: u16, _: &ArgList) -> R<bool> {
-        self.0 += 1;
-        Ok(true)
-    }
-    fn block(&mut self, _: u16, _: &ArgList, _: i64, size: u64) -> Option<R<bool>> {
-        self.0 = self.0.saturating_add(size);
-        Some(Ok(true))
-    }
-    fn takes_cells(&self) -> bool {
-        true
-    }
-    fn cells(&mut self, _: u16, _: &ArgList, _: &[u64], count: u64) -> R<bool> {
-        self.0 = self.0.saturating_add(count);
-        Ok(true)
-    }
-    fn cells_range(
-        &mut self,
-        _: u16,
-        _: &ArgList,
-        cells: &[u32],
-        _: i64,
-        size: u64,
-    ) -> Option<R<bool>> {
-        self.0 = self
-            .0
-            .saturating_add((cells.len() as u64).saturating_mul(size));
-        Some(Ok(true))
-    }
-}
-
-/// Finds the k-th legal action (0-based).
-struct Pick(u64, Option<Action>);
-impl Sink for Pick {
-    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
-        if self.0 == 0 {
-            self.1 = Some(Action {
-                kind,
-                args: args.clone(),
-            });
-            return Ok(false);
-        }
-        self.0 -= 1;
-        Ok(true)
-    }
-    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
-        if self.0 < size {
-            let mut a = args.clone();
-            a.push(Value::Int(first + self.0 as i64));
-            self.1 = Some(Action { kind, args: a });
-            return Some(Ok(false));
-        }
-        self.0 -= size;
-        Some(Ok(true))
-    }
-    fn takes_cells(&self) -> bool {
-        true
-    }
-    fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
-        if self.0 < count {
-            let mut a = args.clone();
-            if let Some(c) = nth_bit(bits, self.0) {
-                a.push(Value::Cell(c));
-            }
-            self.1 = Some(Action { kind, args: a });
-            return Ok(false);
-        }
-        self.0 -= count;
-        Ok(true)
-    }
-    fn cells_range(
-        &mut self,
-        kind: u16,
-        args: &ArgList,
-        cells: &[u32],
-        first: i64,
-        size: u64,
-    ) -> Option<R<bool>> {
-        let total = (cells.len() as u64).saturating_mul(size);
-        if self.0 < total {
-            let mut a = args.clone();
-            a.push(Value::Cell(cells[(self.0 / size) as usize]));
-            a.push(Value::Int(first + (self.0 % size) as i64));
-            self.1 = Some(Action { kind, args: a });
-            return Some(Ok(false));
-        }
-        self.0 -= total;
-        Some(Ok(true))
-    }
-}
-
-impl Sink for BlockList {
-    #[inline]
-    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
-        self.push_one(kind, args);
-        Ok(true)
-    }
-    #[inline]
-    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
-        self.push_range(kind, args, first, size);
-        Some(Ok(true))
-    }
-    #[inline]
-    fn takes_cells(&self) -> bool {
-        true
-    }
-    #[inline]
-    fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
-        self.push_cells(kind, args, bits, count);
-        Ok(true)
-    }
-    #[inline]
-    fn cells_range(
-        &mut self,
-        kind: u16,
-        args: &ArgList,
-        cells: &[u32],
-        first: i64,
-        size: u64,
-    ) -> Option<R<bool>> {
-        if !cells.is_empty() {
-            self.push_cells_range(kind, args, cells, first, size);
-        }
-        Some(Ok(true))
-    }
-    #[inline]
-    fn cell_neighbours_range(
-        &mut self,
-        kind: u16,
-        args: &mut ArgList,
-        from: u32,
-        cells: &[u32],
-        first: i64,
-        size: u64,
-    ) -> Option<R<bool>> {
-        if !cells.is_empty() {
-            self.push_neighbours_range(kind, args, from, cells.len() as u32, first, size);
-        }
-        Some(Ok(true))
-    }
-}
-
-struct Blocks<'o>(&'o mut Vec<Block>);
-impl Sink for Blocks<'_> {
-    fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
-        self.0.push(Block {
-            action: Action {
-                kind,
-                args: args.clone(),
-            },
-            range: None,
-        });
-        Ok(true)
-    }
-    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
-        self.0.push(Block {
-            action: Action {
-                kind,
-                args: args.clone(),
-            },
-            range: Some((first, size)),
-        });
-        Some(Ok(true))
-    }
 }
 
 impl Machine<'_> {
@@ -726,7 +471,7 @@ impl Machine<'_> {
         };
         let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
         let cells = self.game.board.neighbours(c);
-        Ok(sink.cells_range(act.kind, args, cells, lo, size))
+        Ok(sink.neighbours_range(act.kind, args, c, cells, lo, size))
     }
 
     /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
@@ -831,6 +576,14 @@ impl Machine<'_> {
             let (lo, hi) = match bounds {
                 Bounds::Typed(lo, hi) => {
                     let (lo, hi) = (lo.get(self), hi.get(self));
+                    if !compare_opt(BinOp::Le, lo, hi) {
+                        return Ok(true);
+                    }
+                    let v = |x: Option<i64>| x.map_or(Value::None, Value::Int);
+                    (v(lo), v(hi))
+                }
+                Bounds::Int(lo, hi) => {
+                    let (lo, hi) = (lo.get(self)?, hi.get(self)?);
                     if !compare_opt(BinOp::Le, lo, hi) {
                         return Ok(true);
                     }

@@ -10,6 +10,7 @@ pub mod lower;
 pub mod machine;
 pub mod resolve;
 mod scan;
+mod sinks;
 pub mod stages;
 pub mod state_json;
 pub mod stuck;

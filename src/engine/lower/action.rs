@@ -3,6 +3,7 @@
 //! pure test is attached once, to the shallowest parameter whose value it reads (tests that read none run
 //! once before the walk), and a later integer parameter whose bounds leave no value prunes its branch early.
 use super::expr::{Arg, Cond, Ev};
+use super::int::IntNode;
 use super::set::CSet;
 use super::typed::{unit_flag_test, unit_flags_cond, IntArg};
 use super::Lowerer;
@@ -60,9 +61,11 @@ pub struct CParam {
     pub quick_range: Option<usize>,
 }
 
-/// The bounds of an integer parameter as tested early: read in place when both are typed reads.
+/// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
+/// without tagged values when both are whole-number expressions over such reads (`from.count - from.sent`).
 pub enum Bounds {
     Typed(IntArg, IntArg),
+    Int(IntNode, IntNode),
     Generic(Arg, Arg),
 }
 
@@ -160,7 +163,10 @@ impl Lowerer<'_> {
                         if let Some(i) = i.filter(|i| *i < j) {
                             let bounds = match (IntArg::of(lo), IntArg::of(hi)) {
                                 (Some(l), Some(h)) if self.opts.specialise => Bounds::Typed(l, h),
-                                _ => Bounds::Generic(self.arg(lo), self.arg(hi)),
+                                _ => match (self.int_node(lo), self.int_node(hi)) {
+                                    (Some(l), Some(h)) => Bounds::Int(l, h),
+                                    _ => Bounds::Generic(self.arg(lo), self.arg(hi)),
+                                },
                             };
                             ranges[i].push((bounds, j));
                             hoisted[j] = true;
