@@ -24,12 +24,13 @@ impl Machine<'_> {
                 } if *check == at => {
                     let saved = self.me;
                     let mut winner = None;
+                    // A set of one operand: held when that operand is a cell `p` owns (or when it is
+                    // something other than a cell, as the general loop below would find).
+                    let one = cells.single();
                     for p in 0..g.players.len() as u8 {
                         self.me = p;
-                        // A set of one operand: held when that operand is a cell `p` owns (or when it
-                        // is something other than a cell, as the general loop below would find).
-                        if let Some(x) = cells.single() {
-                            let held = match x.get(self)? {
+                        if let Some(x) = one {
+                            let held = match cells.single_value(self, x)? {
                                 Value::None => false,
                                 Value::Cell(c) => self.st.owner[c as usize] == p,
                                 _ => true,

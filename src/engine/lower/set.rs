@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::expr::{is_empty_test, Arg, Cond};
+use super::typed::Read;
 use super::{plan, Lowerer};
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::*;
@@ -56,6 +57,8 @@ pub struct CSet {
     /// evaluates per element): then cells are scanned one by one and their owner and occupant read when
     /// reached, instead of taken from the bit sets a word at a time.
     pub live: bool,
+    /// The variable a set of one operand is, when that operand is a variable read in place.
+    one_var: Option<(Read, Ty)>,
 }
 
 /// The owner byte a player value stands for (none is nobody).
@@ -107,6 +110,10 @@ impl CSet {
         });
         let owner = s.scan.owner.as_ref().map(|(eq, e)| (*eq, lw.arg(e)));
         let live = !lw.opts.scan || s.filter.as_ref().is_some_and(|f| !f.reads(&mut Vec::new()));
+        let one_var = match &s.source {
+            SetSource::One(e) if lw.opts.specialise => Read::var(e),
+            _ => None,
+        };
         CSet {
             source,
             slot: s.slot as usize,
@@ -118,6 +125,7 @@ impl CSet {
                 empty: s.scan.empty,
             },
             live,
+            one_var,
         }
     }
 
@@ -139,6 +147,15 @@ impl CSet {
                 Some(a)
             }
             _ => None,
+        }
+    }
+
+    /// The value of the one operand of [`CSet::single`], read in place when it is a variable.
+    #[inline(always)]
+    pub fn single_value(&self, m: &mut Machine<'_>, x: &Arg) -> R<Value> {
+        match self.one_var {
+            Some((r, ty)) => Ok(r.value(m, ty)),
+            None => x.get(m),
         }
     }
 

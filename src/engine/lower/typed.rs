@@ -63,9 +63,29 @@ pub enum Read {
 }
 
 impl Read {
+    /// A variable of any simple type read in place, with its type (`opponent.home`): `None` for
+    /// anything else.
+    pub fn var(e: &Expr) -> Option<(Read, Ty)> {
+        let ty = match e {
+            Expr::CellVar(.., t)
+            | Expr::CellVarOf(.., t)
+            | Expr::PlayerVar(.., t)
+            | Expr::UnitVar(.., t) => *t,
+            _ => return None,
+        };
+        Some((Read::of(e, ty)?, ty))
+    }
+
+    /// The variable's value (none when the operand names nothing or the slot is unset).
+    #[inline(always)]
+    pub fn value(self, m: &Machine<'_>, ty: Ty) -> Value {
+        self.raw(m)
+            .map_or(Value::None, |raw| Value::decode(raw, ty))
+    }
+
     /// The raw slot value, or `None` when the operand names nothing (then the value is none).
     #[inline(always)]
-    fn raw(self, m: &Machine<'_>) -> Option<i64> {
+    pub fn raw(self, m: &Machine<'_>) -> Option<i64> {
         let g = m.game;
         match self {
             Read::Cell { local, offset } => match m.rt.locals[local] {
