@@ -54,7 +54,7 @@ impl Agent for RandomAgent {
         let mark = Mark::new(m);
         // In order phases handing in is a choice like any order, so a random number of orders is given.
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        let mut out = Vec::with_capacity(4);
+        let mut out = Vec::with_capacity(8);
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
             // One walk lists the legal actions as blocks; the pick is uniform over every action in them
             // (the same draw as counting then taking the k-th).
@@ -126,7 +126,7 @@ impl Agent for RandomKindAgent {
     ) -> Result<Vec<Action>, RunError> {
         let mark = Mark::new(m);
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(8);
         self.per_kind.clear();
         self.per_kind.resize(engine.game.actions.len(), 0);
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
