@@ -364,16 +364,9 @@ impl Lowerer<'_> {
                 }
                 // A variable of another type (`opponent.home`, `u.ready`): the slot decoded as the generic
                 // read decodes it.
-                let ty = match e {
-                    Expr::CellVar(.., t)
-                    | Expr::CellVarOf(.., t)
-                    | Expr::PlayerVar(.., t)
-                    | Expr::UnitVar(.., t) => *t,
-                    _ => return None,
-                };
-                let r = Read::of(e, ty)?;
+                let (r, ty) = Read::var(e)?;
                 Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-                    Ok(r.raw(m).map_or(Value::None, |raw| Value::decode(raw, ty)))
+                    Ok(r.value(m, ty))
                 }))
             }
         }
