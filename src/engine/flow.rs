@@ -43,7 +43,12 @@ impl Machine<'_> {
     /// Resets the planning variables of cells, players and units to their initial values.
     fn reset_scratch(&mut self) {
         let (g, prog) = (self.game, self.prog);
-        if !prog.scratch_cells.is_empty() && g.cell_slots > 0 {
+        let blend = prog.scratch_cell_blend.as_ref();
+        if let Some((mask, values)) = blend.filter(|(m, _)| m.len() == self.st.cell_vars.len()) {
+            for ((x, &m), &v) in self.st.cell_vars.iter_mut().zip(mask).zip(values) {
+                *x = (*x & !m) | (v & m);
+            }
+        } else if !prog.scratch_cells.is_empty() && g.cell_slots > 0 {
             for row in self.st.cell_vars.chunks_exact_mut(g.cell_slots) {
                 for &(slot, v) in &prog.scratch_cells {
                     row[slot] = v;

@@ -109,6 +109,10 @@ pub struct Program {
     pub scratch_cells: Vec<(usize, i64)>,
     pub scratch_players: Vec<(usize, i64)>,
     pub scratch_units: Vec<(usize, i64)>,
+    /// The cell variables' reset as a whole-array blend, on boards small enough: per slot of the state's
+    /// cell variables, all ones where a planning variable is reset (and its initial value in the second
+    /// array), zero elsewhere. One branch-free pass the compiler vectorises, instead of a store per slot.
+    pub scratch_cell_blend: Option<(Vec<i64>, Vec<i64>)>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
@@ -222,6 +226,7 @@ impl Program {
             sight,
             cell_initial,
             initial_owner,
+            scratch_cell_blend: scratch_blend(&scratch(&game.cell_vars), game),
             scratch_cells: scratch(&game.cell_vars),
             scratch_players: scratch(&game.player_vars)
                 .into_iter()
@@ -253,4 +258,24 @@ impl<'g> Lowerer<'g> {
             fixed_sets: 0,
         }
     }
+}
+
+/// Most cell variable slots (cells x slots) whose reset is done as one blend (two arrays of this size).
+const SCRATCH_BLEND_MAX: usize = 1 << 14;
+
+/// The mask and values of [`Program::scratch_cell_blend`] for these reset pairs, when there are any and
+/// the board is small enough.
+fn scratch_blend(pairs: &[(usize, i64)], game: &Game) -> Option<(Vec<i64>, Vec<i64>)> {
+    let (n, stride) = (game.board.len(), game.cell_slots);
+    if pairs.is_empty() || stride == 0 || n * stride > SCRATCH_BLEND_MAX {
+        return None;
+    }
+    let (mut mask, mut values) = (vec![0; n * stride], vec![0; n * stride]);
+    for c in 0..n {
+        for &(slot, v) in pairs {
+            mask[c * stride + slot] = -1;
+            values[c * stride + slot] = v;
+        }
+    }
+    Some((mask, values))
 }
