@@ -2,8 +2,9 @@
 //! action whose last integer parameter takes each value of a range, or one whose last cell parameter
 //! takes each cell of a bit set. Counting them is a sum and the k-th action is found without listing the
 //! others, which is all a uniform random pick needs. A move to any neighbour with any amount of one range
-//! is one block of neighbours x amounts. Arguments are kept in one flat buffer, so filling
-//! the list again for the next position does not allocate.
+//! is one block of neighbours x amounts that names the cell whose neighbours they are (the k-th is decoded
+//! on the board it was listed on). Arguments are kept in one flat buffer, so filling the list again for the
+//! next position does not allocate.
 use crate::board::Board;
 use crate::model::action::ArgList;
 use crate::model::{Action, Value};
