@@ -94,15 +94,7 @@ impl Lowerer<'_> {
             {
                 let (row, col) = (RowOf::of(r, self.game)?, *col);
                 Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-                    Ok(
-                        match row
-                            .get(m)
-                            .map(|(t, r)| m.game.tables[t as usize].value(r, col))
-                        {
-                            Some(Value::Int(i)) => Some(i),
-                            _ => None,
-                        },
-                    )
+                    Ok(row.int_column(m, col))
                 })))
             }
             Expr::Neg(x) => {

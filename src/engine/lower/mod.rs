@@ -205,6 +205,7 @@ impl Program {
                 })
                 .collect()
         };
+        let scratch_cells = scratch(&game.cell_vars);
         let natives = lw.natives();
         let splits = game
             .actions
@@ -226,8 +227,8 @@ impl Program {
             sight,
             cell_initial,
             initial_owner,
-            scratch_cell_blend: scratch_blend(&scratch(&game.cell_vars), game),
-            scratch_cells: scratch(&game.cell_vars),
+            scratch_cell_blend: scratch_blend(&scratch_cells, game),
+            scratch_cells,
             scratch_players: scratch(&game.player_vars)
                 .into_iter()
                 .chain(scratch(&game.game_vars))

@@ -445,15 +445,7 @@ impl StoreLeaf {
                 Value::Int(i) => Some(i),
                 _ => None,
             },
-            StoreLeaf::Column(row, col) => {
-                match row
-                    .get(m)
-                    .map(|(t, r)| m.game.tables[t as usize].value(r, col))
-                {
-                    Some(Value::Int(i)) => Some(i),
-                    _ => None,
-                }
-            }
+            StoreLeaf::Column(row, col) => row.int_column(m, col),
         }
     }
 
@@ -596,10 +588,7 @@ impl Lowerer<'_> {
         };
         let (row, col) = (RowOf::of(r, self.game)?, *col);
         Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
-            Ok(match row.get(m) {
-                Some((t, r)) => m.game.tables[t as usize].value(r, col),
-                None => Value::None,
-            })
+            Ok(row.column(m, col))
         }))
     }
 }
@@ -639,6 +628,23 @@ impl RowOf {
                 }),
                 _ => None,
             },
+            _ => None,
+        }
+    }
+
+    /// Column `col` of the row (none when the operand names no row).
+    #[inline(always)]
+    pub fn column(self, m: &Machine<'_>, col: u16) -> Value {
+        self.get(m).map_or(Value::None, |(t, r)| {
+            m.game.tables[t as usize].value(r, col)
+        })
+    }
+
+    /// Column `col` of the row when it holds a whole number.
+    #[inline(always)]
+    pub fn int_column(self, m: &Machine<'_>, col: u16) -> Option<i64> {
+        match self.column(m, col) {
+            Value::Int(i) => Some(i),
             _ => None,
         }
     }
