@@ -10,6 +10,7 @@
 //! warm [`SearchScratch`]) runs without allocating.
 
 mod adjacency;
+mod bit_search;
 mod connectivity;
 mod distance;
 mod error;

@@ -17,7 +17,7 @@ pub struct SearchScratch {
     /// Breadth-first frontier; cells are appended and read with a moving head, never popped.
     queue: Vec<CellId>,
     /// Cells reached by the current search as bits (used to list them in board order without sorting).
-    bits: Vec<u64>,
+    pub(super) bits: Vec<u64>,
     /// Fewest steps to each reached cell.
     depth: Vec<u32>,
 }
@@ -67,7 +67,7 @@ impl SearchScratch {
 }
 
 /// Boards of at most this many 64-cell words list reached cells from a bit set instead of sorting them.
-const SMALL_BOARD_WORDS: usize = 16;
+pub(super) const SMALL_BOARD_WORDS: usize = 16;
 
 impl Board {
     /// Length of the shortest path from `from` to `to` of at most `max` steps on which
@@ -185,97 +185,6 @@ impl Board {
         scratch.depth = depths;
     }
 
-    /// The same cells as [`Board::reachable`] when the test is membership of a bit set: every cell other than
-    /// `from` reachable in 1 to `max` steps entering only cells whose bit is set in `passable`, written as
-    /// bits to `out`. Works a word of 64 cells at a time from each cell's neighbour mask; `false` (and
-    /// nothing written) on boards too large for it, where callers search cell by cell instead.
-    pub fn reachable_bits(
-        &self,
-        from: CellId,
-        max: u32,
-        passable: &[u64],
-        scratch: &mut SearchScratch,
-        out: &mut Vec<u64>,
-    ) -> bool {
-        let words = self.len().div_ceil(64);
-        if words > SMALL_BOARD_WORDS {
-            return false;
-        }
-        out.clear();
-        out.resize(words, 0);
-        if !self.contains(from) || max == 0 {
-            return true;
-        }
-        let masks = self.neighbour_masks();
-        // Boards of up to 256 cells: the same steps on fixed-size words the compiler keeps in registers.
-        match words {
-            1 => return reachable_fixed::<1>(masks, from, max, passable, out),
-            2 => return reachable_fixed::<2>(masks, from, max, passable, out),
-            3 => return reachable_fixed::<3>(masks, from, max, passable, out),
-            4 => return reachable_fixed::<4>(masks, from, max, passable, out),
-            _ => {}
-        }
-        let frontier = &mut scratch.bits;
-        frontier.clear();
-        frontier.resize(words * 2, 0);
-        let (frontier, next) = frontier.split_at_mut(words);
-        frontier[from as usize / 64] |= 1 << (from % 64);
-        // `out` doubles as the visited set; `from` is visited but never reported.
-        let from_bit = (from as usize / 64, 1u64 << (from % 64));
-        out[from_bit.0] |= from_bit.1;
-        for _ in 0..max {
-            next.fill(0);
-            for (w, &word) in frontier.iter().enumerate() {
-                let mut b = word;
-                while b != 0 {
-                    let c = w * 64 + b.trailing_zeros() as usize;
-                    b &= b - 1;
-                    for (x, m) in next.iter_mut().zip(&masks[c * words..(c + 1) * words]) {
-                        *x |= m;
-                    }
-                }
-            }
-            let mut any = false;
-            for ((x, o), p) in next.iter_mut().zip(out.iter_mut()).zip(passable) {
-                *x &= p & !*o;
-                *o |= *x;
-                any |= *x != 0;
-            }
-            if !any {
-                break;
-            }
-            frontier.copy_from_slice(next);
-        }
-        out[from_bit.0] &= !from_bit.1;
-        true
-    }
-
-    /// The cells [`Board::within`] lists, as bits written to `out` (`words` words, cleared first);
-    /// `cells` is scratch for radii without a cached mask.
-    pub fn within_bits(
-        &self,
-        from: CellId,
-        radius: u32,
-        cells: &mut Vec<CellId>,
-        out: &mut Vec<u64>,
-    ) {
-        let words = self.len().div_ceil(64);
-        out.clear();
-        if !self.contains(from) || radius == 0 {
-            out.resize(words, 0);
-            return;
-        }
-        if let Some(mask) = self.within_mask(from, radius) {
-            out.extend_from_slice(mask);
-            return;
-        }
-        out.resize(words, 0);
-        self.within(from, radius, cells);
-        for &x in cells.iter() {
-            out[x as usize / 64] |= 1 << (x % 64);
-        }
-    }
-
     /// Cells 1 to `radius` steps from `from` (ignoring any obstruction), sorted by cell.
     /// `out` is cleared first. Allocation-free on boards with a distance table
     /// (see [`DISTANCE_TABLE_MAX_CELLS`](super::DISTANCE_TABLE_MAX_CELLS)) and for radius 1.
@@ -350,53 +259,6 @@ impl Board {
             }
         }
     }
-}
-
-/// [`Board::reachable_bits`] on a board of exactly `W` words of cells (`masks`: each cell's neighbours as
-/// `W` words); `out` holds `W` zeroed words.
-fn reachable_fixed<const W: usize>(
-    masks: &[u64],
-    from: CellId,
-    max: u32,
-    passable: &[u64],
-    out: &mut [u64],
-) -> bool {
-    let passable: [u64; W] = match passable.try_into() {
-        Ok(p) => p,
-        Err(_) => return false,
-    };
-    let mut seen = [0u64; W];
-    let mut frontier = [0u64; W];
-    let from_bit = (from as usize / 64, 1u64 << (from % 64));
-    frontier[from_bit.0] |= from_bit.1;
-    seen[from_bit.0] |= from_bit.1;
-    for _ in 0..max {
-        let mut next = [0u64; W];
-        for (w, &word) in frontier.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                let c = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                let m = &masks[c * W..c * W + W];
-                for k in 0..W {
-                    next[k] |= m[k];
-                }
-            }
-        }
-        let mut any = 0;
-        for k in 0..W {
-            next[k] &= passable[k] & !seen[k];
-            seen[k] |= next[k];
-            any |= next[k];
-        }
-        if any == 0 {
-            break;
-        }
-        frontier = next;
-    }
-    seen[from_bit.0] &= !from_bit.1;
-    out.copy_from_slice(&seen);
-    true
 }
 
 #[cfg(test)]

@@ -10,14 +10,16 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::{JsonType, ValidationError, Validator};
+use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::ruleset::yaml::{pointer_escape, YamlDoc};
 
-/// Longest quoted value shown in a message, in characters.
-const QUOTE_LIMIT: usize = 40;
+mod wording;
+
+use wording::{closest, describe, join_or, quote, snake_case, type_name};
+
 /// Most enum options listed in a message.
 const OPTIONS_LIMIT: usize = 8;
 /// How deep `oneOf`/`anyOf` alternatives are explored for a precise error.
@@ -487,109 +489,10 @@ fn split_pointer(pointer: &str) -> (&str, Option<String>) {
     }
 }
 
-fn type_name(t: JsonType) -> &'static str {
-    match t {
-        JsonType::Null => "null",
-        JsonType::Boolean => "true or false",
-        JsonType::Integer => "an integer",
-        JsonType::Number => "a number",
-        JsonType::String => "a string",
-        JsonType::Array => "a list",
-        JsonType::Object => "a mapping",
-    }
-}
-
-fn join_or(names: &[&str]) -> String {
-    match names {
-        [] => "nothing".into(),
-        [one] => (*one).into(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
-/// A short rendering of a found value for messages.
-fn describe(v: &Value) -> String {
-    match v {
-        Value::String(s) => quote(s),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "a mapping".into(),
-        other => other.to_string(),
-    }
-}
-
-/// `s` as a JSON string literal, shortened to [`QUOTE_LIMIT`] characters.
-fn quote(s: &str) -> String {
-    if s.chars().count() <= QUOTE_LIMIT {
-        return Value::String(s.to_owned()).to_string();
-    }
-    let short: String = s.chars().take(QUOTE_LIMIT).collect();
-    let quoted = Value::String(short).to_string();
-    format!("{}...\"", &quoted[..quoted.len() - 1])
-}
-
 /// Index of the first item of a list that repeats an earlier one.
 fn duplicate_item(v: &Value) -> Option<usize> {
     let items = v.as_array()?;
     (1..items.len()).find(|&i| items[..i].contains(&items[i]))
-}
-
-/// `camelCase` keyword to `snake_case` code part; `$ref` becomes `ref`.
-fn snake_case(keyword: &str) -> String {
-    let mut out = String::with_capacity(keyword.len() + 4);
-    for c in keyword.chars().filter(|c| c.is_ascii_alphanumeric()) {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The candidate closest to `name` by edit distance, if close enough to be a plausible typo.
-/// A prefix of at least 3 characters either way (`integer` for `int`) counts as distance 1.
-fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    let folded = name.to_lowercase();
-    let limit = (name.chars().count() / 3).max(2);
-    candidates
-        .map(|c| {
-            let c_folded = c.to_lowercase();
-            let (short, long) = if c_folded.len() < folded.len() {
-                (&c_folded, &folded)
-            } else {
-                (&folded, &c_folded)
-            };
-            let d = if short.chars().count() >= 3 && long.starts_with(short.as_str()) {
-                1
-            } else {
-                edit_distance(&folded, &c_folded)
-            };
-            (d, c)
-        })
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diag
-            } else {
-                1 + diag.min(above).min(row[j])
-            };
-            diag = above;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -829,7 +732,7 @@ mod tests {
     fn helpers() {
         assert_eq!(snake_case("additionalProperties"), "additional_properties");
         assert_eq!(snake_case("$ref"), "ref");
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(crate::diagnostic::edit_distance("kitten", "sitting"), 3);
         assert_eq!(
             closest("playerz", ["players", "name"].into_iter()),
             Some("players")
