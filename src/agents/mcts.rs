@@ -174,6 +174,8 @@ pub struct MctsAgent {
     deep_turn: Option<Match>,
     view: Option<Match>,
     legal: Vec<Action>,
+    /// A rollout's last submission.
+    acted: Vec<Action>,
     list: Vec<Move>,
     found: Vec<Option<u32>>,
     path: Vec<u32>,
@@ -223,6 +225,7 @@ impl MctsAgent {
             deep_turn: None,
             view: None,
             legal: Vec::new(),
+            acted: Vec::new(),
             list: Vec::new(),
             found: Vec::new(),
             path: Vec::new(),
@@ -500,14 +503,14 @@ impl MctsAgent {
                 break;
             };
             let (ply, due) = (sim.state.ply, sim.state.due);
-            let acted = match policy {
-                Rollout::Kind => self.kind.act(look, sim, p)?,
-                _ => self.random.act(look, sim, p)?,
-            };
+            match policy {
+                Rollout::Kind => self.kind.act_into(look, sim, p, &mut self.acted)?,
+                _ => self.random.act_into(look, sim, p, &mut self.acted)?,
+            }
             if !sim.state.is_over()
                 && sim.state.ply == ply
                 && sim.state.due == due
-                && acted.is_empty()
+                && self.acted.is_empty()
             {
                 if look.is_stuck(sim, p)? {
                     look.settle_stuck(sim, p)?;

@@ -35,6 +35,20 @@ pub trait Agent {
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError>;
 
+    /// [`Agent::act`] writing the actions into `out` (whatever it held is replaced), so a driver that plays
+    /// many submissions reuses one buffer instead of allocating one per decision. Agents on the hot path of
+    /// simulations and rollouts (the random ones) write into it directly.
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
+        *out = self.act(engine, m, player)?;
+        Ok(())
+    }
+
     /// What the last [`Agent::act`] handed in, when it is more than its actions encoded: an agent outside
     /// the process hands in its reply as it came (actions the engine refused included, which replays must
     /// repeat), with its rationale and any fault, as one or more submissions. Empty for agents that apply

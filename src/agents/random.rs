@@ -51,10 +51,22 @@ impl Agent for RandomAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
+        let mut out = Vec::with_capacity(8);
+        self.act_into(engine, m, player, &mut out)?;
+        Ok(out)
+    }
+
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
+        out.clear();
         let mark = Mark::new(m);
         // In order phases handing in is a choice like any order, so a random number of orders is given.
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        let mut out = Vec::with_capacity(8);
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
             // One walk lists the legal actions as blocks; the pick is uniform over every action in them
             // (the same draw as counting then taking the k-th).
@@ -73,10 +85,9 @@ impl Agent for RandomAgent {
                     "legal action {k} of {n} could not be enumerated"
                 )));
             };
-            apply_recorded(engine, m, player, action, &mut out)?;
+            apply_recorded(engine, m, player, action, out)?;
         }
-        close(engine, m, player, mark)?;
-        Ok(out)
+        close(engine, m, player, mark)
     }
 }
 
@@ -124,9 +135,21 @@ impl Agent for RandomKindAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
+        let mut out = Vec::with_capacity(8);
+        self.act_into(engine, m, player, &mut out)?;
+        Ok(out)
+    }
+
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
+        out.clear();
         let mark = Mark::new(m);
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        let mut out = Vec::with_capacity(8);
         self.per_kind.clear();
         self.per_kind.resize(engine.game.actions.len(), 0);
         while out.len() < MAX_SUBMISSION && mark.open(m, player) {
@@ -166,9 +189,8 @@ impl Agent for RandomKindAgent {
             let Some(action) = action else {
                 return Err(RunError::new("a listed action could not be enumerated"));
             };
-            apply_recorded(engine, m, player, action, &mut out)?;
+            apply_recorded(engine, m, player, action, out)?;
         }
-        close(engine, m, player, mark)?;
-        Ok(out)
+        close(engine, m, player, mark)
     }
 }

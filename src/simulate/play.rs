@@ -56,15 +56,16 @@ fn hand_in_from(
     m: &mut Match,
     player: PlayerIdx,
     name: &str,
-) -> Result<(Vec<Action>, Vec<HandedIn>), RunError> {
-    let decided = agent.act(engine, view, player);
+    actions: &mut Vec<Action>,
+) -> Result<Vec<HandedIn>, RunError> {
+    let decided = agent.act_into(engine, view, player, actions);
     // Whatever the copy logged is not the match's: the live match logs the orders when they arrive.
     engine.take_log();
-    let actions = decided?;
+    decided?;
     let mut handed = agent.take_handed_in();
     let refused = |e| RunError::new(format!("handing in {name}'s orders: {e}"));
     if handed.is_empty() {
-        engine.submit_actions(m, name, &actions).map_err(refused)?;
+        engine.submit_actions(m, name, actions).map_err(refused)?;
     } else {
         // An agent outside the process: its submissions as they came (what it handed in once the orders
         // were in never reached the copy either).
@@ -78,7 +79,7 @@ fn hand_in_from(
         }
         handed.truncate(kept);
     }
-    Ok((actions, handed))
+    Ok(handed)
 }
 
 /// One submission as it happened, for an observer (`arbiter watch`).
@@ -131,6 +132,8 @@ pub fn play_match_observed(
     // copy of it a later player decides on (both kept across turns so copying reuses their memory).
     let mut turn_start: Option<Match> = None;
     let mut view: Option<Match> = None;
+    // Each decision's actions, in one buffer reused across decisions.
+    let mut actions: Vec<Action> = Vec::new();
     while !m.state.is_over() {
         let Some(p) = engine.first_due(&m) else {
             return Err(RunError::new(
@@ -147,9 +150,9 @@ pub fn play_match_observed(
         let first_event = events.len();
         let (ply, due) = (m.state.ply, m.state.due);
         let agent = agents[p as usize].as_mut();
-        let (actions, handed) = if game.phase(&m.state).submission != Submission::Orders {
-            let actions = agent.act(engine, &mut m, p)?;
-            (actions, agent.take_handed_in())
+        let handed = if game.phase(&m.state).submission != Submission::Orders {
+            agent.act_into(engine, &mut m, p, &mut actions)?;
+            agent.take_handed_in()
         } else if let Some(start) = turn_start.as_mut().filter(|s| s.state.ply == m.state.ply) {
             if opts.record {
                 events.extend(engine.take_log());
@@ -161,12 +164,13 @@ pub fn play_match_observed(
             } else {
                 copy_into(&mut view, start)
             };
-            hand_in_from(engine, agent, view, &mut m, p, &game.players[p as usize])?
+            let name = &game.players[p as usize];
+            hand_in_from(engine, agent, view, &mut m, p, name, &mut actions)?
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
             copy_into(&mut turn_start, &m);
-            let actions = agent.act(engine, &mut m, p)?;
-            (actions, agent.take_handed_in())
+            agent.act_into(engine, &mut m, p, &mut actions)?;
+            agent.take_handed_in()
         };
         applied += actions
             .len()
