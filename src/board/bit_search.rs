@@ -2,6 +2,7 @@
 //! cell sets use. Each gives the same cells as its cell-by-cell twin in `search.rs`, whose tests check
 //! the two against a plain reference search.
 
+use super::distance::known_hops;
 use super::search::{SearchScratch, SMALL_BOARD_WORDS};
 use super::{Board, CellId};
 
@@ -71,15 +72,9 @@ impl Board {
         true
     }
 
-    /// The cells [`Board::within`] lists, as bits written to `out` (`words` words, cleared first);
-    /// `cells` is scratch for radii without a cached mask.
-    pub fn within_bits(
-        &self,
-        from: CellId,
-        radius: u32,
-        cells: &mut Vec<CellId>,
-        out: &mut Vec<u64>,
-    ) {
+    /// The cells [`Board::within`] lists, as bits written to `out` (`words` words, cleared first). Reads the
+    /// cached mask or the distance table's row, so nothing is allocated on boards that have either.
+    pub fn within_bits(&self, from: CellId, radius: u32, out: &mut Vec<u64>) {
         let words = self.len().div_ceil(64);
         out.clear();
         if !self.contains(from) || radius == 0 {
@@ -91,9 +86,20 @@ impl Board {
             return;
         }
         out.resize(words, 0);
-        self.within(from, radius, cells);
-        for &x in cells.iter() {
-            out[x as usize / 64] |= 1 << (x % 64);
+        let mut set = |x: CellId| out[x as usize / 64] |= 1 << (x % 64);
+        match &self.distances {
+            Some(table) => {
+                for (cell, &raw) in (0..).zip(table.hops_from(from)) {
+                    if known_hops(raw).is_some_and(|hops| (1..=radius).contains(&hops)) {
+                        set(cell);
+                    }
+                }
+            }
+            None => {
+                let mut cells = Vec::new();
+                self.within(from, radius, &mut cells);
+                cells.into_iter().for_each(set);
+            }
         }
     }
 }

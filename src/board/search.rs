@@ -589,12 +589,12 @@ mod tests {
             Board::square(5, 5, true, row_col_ids()).unwrap(),
             Board::square(26, 200, false, ids()).unwrap(),
         ];
-        let (mut cells, mut bits, mut listed) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut bits, mut listed) = (Vec::new(), Vec::new());
         for board in &boards {
             let words = board.len().div_ceil(64);
             for from in (0..board.len() as CellId).step_by(7) {
                 for radius in 0..7 {
-                    board.within_bits(from, radius, &mut cells, &mut bits);
+                    board.within_bits(from, radius, &mut bits);
                     board.within(from, radius, &mut listed);
                     let mut expected = vec![0u64; words];
                     for &x in &listed {

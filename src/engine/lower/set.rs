@@ -425,9 +425,7 @@ impl CSet {
                     return Ok(true);
                 };
                 let r = r.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
-                let mut buf = m.rt.take_cells();
-                g.board.within_bits(c, r, &mut buf, out);
-                m.rt.give_cells(buf);
+                g.board.within_bits(c, r, out);
                 Ok(true)
             }
             CSource::Reachable {
@@ -442,14 +440,11 @@ impl CSet {
                     return Ok(true);
                 };
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
-                let mut scratch = std::mem::take(&mut m.rt.search);
-                let mut passable = std::mem::take(&mut m.rt.words);
-                passable.clear();
-                passable.extend(m.st.occupied_bits.iter().map(|w| !w));
-                let done = g.board.reachable_bits(c, max, &passable, &mut scratch, out);
-                m.rt.search = scratch;
-                m.rt.words = passable;
-                Ok(done)
+                let rt = &mut *m.rt;
+                rt.words.clear();
+                rt.words.extend(m.st.occupied_bits.iter().map(|w| !w));
+                Ok(g.board
+                    .reachable_bits(c, max, &rt.words, &mut rt.search, out))
             }
             CSource::Cells => {
                 let scan = self.cell_scan(m)?;
