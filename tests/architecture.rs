@@ -1,10 +1,15 @@
 //! Architecture invariants, stated as absences (rust-analyzer's habit): the engine names no game; only
 //! `script` imports rhai; only `server` and `cli` import tokio and axum; only `cli` prints or exits; only
 //! `ruleset::load`, `replay` file readers, `experiment::store` and `cli` touch the filesystem; every source
-//! file says what it owns on its first line.
+//! file says what it owns on its first line; no file runs past ~800 lines.
 use std::path::{Path, PathBuf};
 
 fn sources() -> Vec<(PathBuf, String)> {
+    rust_files("src")
+}
+
+/// Every `.rs` file under `dir` (relative to the crate root), in path order, with its text.
+fn rust_files(dir: &str) -> Vec<(PathBuf, String)> {
     fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .expect("src/")
@@ -23,7 +28,7 @@ fn sources() -> Vec<(PathBuf, String)> {
     }
     let mut out = Vec::new();
     walk(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir),
         &mut out,
     );
     out
@@ -208,6 +213,24 @@ fn only_loaders_and_the_cli_touch_the_filesystem() {
             );
         }
     }
+}
+
+/// One concept per file: a file longer than this is split along its seams (tests included).
+const MAX_FILE_LINES: usize = 850;
+
+#[test]
+fn no_source_file_is_too_long() {
+    let long: Vec<String> = ["src", "tests", "benches"]
+        .iter()
+        .flat_map(|dir| rust_files(dir))
+        .filter(|(_, text)| text.lines().count() > MAX_FILE_LINES)
+        .map(|(path, text)| format!("{} ({} lines)", rel(&path), text.lines().count()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines; split each along its seams: {}",
+        long.join(", ")
+    );
 }
 
 #[test]
