@@ -30,7 +30,7 @@ impl RandomAgent {
     pub fn from_rng(rng: Rng) -> Self {
         RandomAgent {
             rng,
-            blocks: Default::default(),
+            blocks: crate::engine::blocks::BlockList::with_capacity(64, 128),
         }
     }
 

@@ -51,6 +51,16 @@ pub struct BlockList {
 }
 
 impl BlockList {
+    /// Room for `heads` blocks and `args` arguments before the first listing grows anything (an agent made
+    /// for one game would otherwise grow its buffers step by step during its first listings).
+    pub fn with_capacity(heads: usize, args: usize) -> BlockList {
+        BlockList {
+            heads: Vec::with_capacity(heads),
+            args: Vec::with_capacity(args),
+            ..BlockList::default()
+        }
+    }
+
     pub fn clear(&mut self) {
         self.heads.clear();
         self.args.clear();
