@@ -115,6 +115,18 @@ pub fn apply_recorded(
     Ok(applied)
 }
 
+/// [`Agent::act`] of an agent that writes its actions with [`Agent::act_into`].
+pub fn act_by_filling<A: Agent + ?Sized>(
+    agent: &mut A,
+    engine: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+) -> Result<Vec<Action>, RunError> {
+    let mut out = Vec::with_capacity(8);
+    agent.act_into(engine, m, player, &mut out)?;
+    Ok(out)
+}
+
 /// Closes the submission when the player is still due in it (batch turns end, orders are handed in).
 pub fn close(
     engine: &mut Engine,

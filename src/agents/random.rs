@@ -1,7 +1,7 @@
 //! The random agents, drawing from their own seeded streams so the game's random draws are untouched:
 //! `random` is uniform over the legal actions; `random_kind` draws an action kind first (uniform over the
 //! kinds with a legal action), then one of that kind's actions.
-use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use super::{act_by_filling, apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -51,9 +51,7 @@ impl Agent for RandomAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
-        let mut out = Vec::with_capacity(8);
-        self.act_into(engine, m, player, &mut out)?;
-        Ok(out)
+        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(
@@ -135,9 +133,7 @@ impl Agent for RandomKindAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
-        let mut out = Vec::with_capacity(8);
-        self.act_into(engine, m, player, &mut out)?;
-        Ok(out)
+        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(
