@@ -2,7 +2,7 @@
 //! inline by their parent instead of through a call; conditions have their own closures that decide
 //! comparisons, `and`, `or` and `not` without building values. The meaning is exactly the IR's.
 use super::set::CSet;
-use super::typed::{IntArg, Read};
+use super::typed::{IntArg, Read, RowOf};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::{arith, compare, out_of_range, pure_builtin};
@@ -25,6 +25,12 @@ pub enum Arg {
     Const(Value),
     /// Where the unit in a local stands (`u.at`): none when it holds no living unit.
     UnitAt(u16),
+    /// A column of the type row of the unit in a local (`u.type.range`): none when it holds no living unit.
+    UnitKindColumn {
+        local: u16,
+        table: u16,
+        col: u16,
+    },
     Dyn(Ev),
 }
 
@@ -43,6 +49,11 @@ impl Arg {
                 },
                 _ => Value::None,
             }),
+            Arg::UnitKindColumn { local, table, col } => Ok(RowOf::UnitKind {
+                local: *local as usize,
+                table: *table,
+            }
+            .column(m, *col)),
             Arg::Dyn(f) => f(m),
         }
     }
@@ -109,6 +120,15 @@ impl Lowerer<'_> {
                 Expr::UnitAt(u) => {
                     if let Expr::Local(s) = **u {
                         return Arg::UnitAt(s);
+                    }
+                }
+                Expr::RowCol(r, _, col) => {
+                    if let Some(RowOf::UnitKind { local, table }) = RowOf::of(r, self.game) {
+                        return Arg::UnitKindColumn {
+                            local: local as u16,
+                            table,
+                            col: *col,
+                        };
                     }
                 }
                 _ => {}
