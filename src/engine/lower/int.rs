@@ -1,7 +1,7 @@
 //! Whole-number arithmetic on typed operands: `floor(me.coins / settings.price)`, `a.hp - b.power + 1`.
-//! When every leaf of an arithmetic expression is a whole-number variable read in place or a whole constant,
-//! the expression is a tree of closures over `Option<i64>` (none is `None`) whose leaves are read inline:
-//! no tagged value between nodes. The meaning is exactly the generic path's: arithmetic with none gives
+//! When every leaf of an arithmetic expression is a whole-number variable or table column read in place, or
+//! a whole constant, the expression is a tree of closures over `Option<i64>` (none is `None`) whose leaves
+//! are read inline: no tagged value between nodes. The meaning is exactly the generic path's: arithmetic with none gives
 //! none, overflow and division by zero are the same errors ([`int_arith`] is shared), and `floor`/`ceil`
 //! of a whole number or none is that value.
 use super::expr::{Cond, Ev};
@@ -20,6 +20,8 @@ pub type IntFn = Box<dyn Fn(&mut Machine<'_>) -> R<Option<i64>> + Send + Sync>;
 /// A whole-number operand: read in place, or computed by a closure.
 pub enum IntNode {
     Arg(IntArg),
+    /// A whole-number column of a table row, read in place (`c.soil.yield`, `u.type.cost`).
+    Column(RowOf, u16),
     Fn(IntFn),
 }
 
@@ -28,6 +30,7 @@ impl IntNode {
     pub fn get(&self, m: &mut Machine<'_>) -> R<Option<i64>> {
         match self {
             IntNode::Arg(a) => Ok(a.get(m)),
+            IntNode::Column(row, col) => Ok(row.int_column(m, *col)),
             IntNode::Fn(f) => f(m),
         }
     }
@@ -92,10 +95,7 @@ impl Lowerer<'_> {
             Expr::RowCol(r, t, col)
                 if self.game.tables[*t as usize].columns[*col as usize].1 == Ty::Int =>
             {
-                let (row, col) = (RowOf::of(r, self.game)?, *col);
-                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-                    Ok(row.int_column(m, col))
-                })))
+                Some(IntNode::Column(RowOf::of(r, self.game)?, *col))
             }
             Expr::Neg(x) => {
                 let x = self.int_node(x)?;
@@ -118,6 +118,9 @@ impl Lowerer<'_> {
             match n {
                 IntNode::Arg(a) => Box::new(move |m: &mut Machine<'_>| {
                     Ok(a.get(m).map_or(Value::None, Value::Int))
+                }),
+                IntNode::Column(row, col) => Box::new(move |m: &mut Machine<'_>| {
+                    Ok(row.int_column(m, col).map_or(Value::None, Value::Int))
                 }),
                 IntNode::Fn(f) => {
                     Box::new(move |m: &mut Machine<'_>| Ok(f(m)?.map_or(Value::None, Value::Int)))
