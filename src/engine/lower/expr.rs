@@ -26,6 +26,8 @@ pub enum Arg {
     /// Where the unit in a local stands (`u.at`): none when it holds no living unit.
     UnitAt(u16),
     /// A column of the type row of the unit in a local (`u.type.range`): none when it holds no living unit.
+    /// Only this row operand is a leaf here (the hot one in listings): a general [`RowOf`] would make every
+    /// operand larger; other rows' columns go through `typed_row_col`.
     UnitKindColumn {
         local: u16,
         table: u16,
