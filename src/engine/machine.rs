@@ -11,6 +11,23 @@ use super::lower::Program;
 
 pub use crate::model::RunError;
 
+/// The Rhai side of a runtime. Built on the first call that needs Rhai: most games run every script
+/// function natively, and building the Rhai engine costs as much as a few hundred random games' worth
+/// of actions (measured: ~3.5M instructions), paid by every lookahead engine of a search agent.
+pub enum Scripts {
+    Unbuilt,
+    Ready(Box<ScriptHost>),
+    /// Inside a script call (or scratch space for queries made from one): Rhai cannot be entered again.
+    Busy,
+}
+
+impl Scripts {
+    /// Whether a script may be called now (no script call is in progress).
+    pub fn available(&self) -> bool {
+        !matches!(self, Scripts::Busy)
+    }
+}
+
 /// Per-thread mutable helpers reused across actions so the hot path does not allocate.
 pub struct Runtime {
     pub locals: Vec<Value>,
@@ -32,15 +49,15 @@ pub struct Runtime {
     pub lists: Vec<i64>,
     /// Events are recorded only when a log is present (replays), not in bulk simulation.
     pub log: Option<Vec<Json>>,
-    pub scripts: Option<ScriptHost>,
+    pub scripts: Scripts,
     /// Cells passing each set's fixed pre-filter as bits, by the set's index and the player
     /// (`index * players + me`).
     pub fixed: Vec<Option<std::rc::Rc<[u64]>>>,
 }
 
 impl Runtime {
-    pub fn new(game: &Game) -> Result<Self, RunError> {
-        Ok(Runtime {
+    pub fn new(game: &Game) -> Self {
+        Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
             bounds: Vec::new(),
             search: SearchScratch::default(),
@@ -53,9 +70,9 @@ impl Runtime {
             value_bufs: Vec::new(),
             lists: Vec::new(),
             log: None,
-            scripts: Some(ScriptHost::new(game)?),
+            scripts: Scripts::Unbuilt,
             fixed: Default::default(),
-        })
+        }
     }
     /// Scratch space without scripts, for rule queries made from inside a script call.
     pub fn without_scripts(game: &Game) -> Self {
@@ -72,7 +89,7 @@ impl Runtime {
             value_bufs: Vec::new(),
             lists: Vec::new(),
             log: None,
-            scripts: None,
+            scripts: Scripts::Busy,
             fixed: Default::default(),
         }
     }
@@ -129,8 +146,16 @@ impl Machine<'_> {
 
     pub fn call_script(&mut self, f: u16, args: &[Value]) -> Result<Value, RunError> {
         let game = self.game;
-        let Some(mut scripts) = self.rt.scripts.take() else {
-            return Err(RunError::new("a script called back into a script"));
+        let mut scripts = match std::mem::replace(&mut self.rt.scripts, Scripts::Busy) {
+            Scripts::Ready(host) => host,
+            Scripts::Unbuilt => match ScriptHost::new(game) {
+                Ok(host) => Box::new(host),
+                Err(e) => {
+                    self.rt.scripts = Scripts::Unbuilt;
+                    return Err(e);
+                }
+            },
+            Scripts::Busy => return Err(RunError::new("a script called back into a script")),
         };
         let r = scripts.call(
             game,
@@ -142,7 +167,7 @@ impl Machine<'_> {
             f,
             args,
         );
-        self.rt.scripts = Some(scripts);
+        self.rt.scripts = Scripts::Ready(scripts);
         r
     }
 }

@@ -102,7 +102,7 @@ impl Engine {
 
     /// An engine running `game` as `prog` (lowered from the same game).
     pub fn with_program(game: Arc<Game>, prog: Arc<Program>) -> Result<Self, RunError> {
-        let rt = Runtime::new(&game)?;
+        let rt = Runtime::new(&game);
         Ok(Engine { game, prog, rt })
     }
 

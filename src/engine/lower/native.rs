@@ -65,7 +65,7 @@ impl Lowerer<'_> {
 pub fn call(m: &mut Machine<'_>, f: u16, args: &[Value]) -> Result<Value, RunError> {
     let prog = m.prog;
     if let Some(Some(n)) = prog.natives.get(f as usize) {
-        if m.st.result.is_none() && m.rt.scripts.is_some() && n.accepts(m, args) {
+        if m.st.result.is_none() && m.rt.scripts.available() && n.accepts(m, args) {
             for (&(slot, _), &v) in n.params.iter().zip(args) {
                 m.rt.locals[slot] = v;
             }
