@@ -5,11 +5,11 @@
 //! with none gives none, overflow and division by zero are the same errors ([`int_arith`] is shared), and
 //! `floor`/`ceil` of a whole number or none is that value.
 use super::expr::{Cond, Ev};
-use super::typed::{compare_opt, IntArg, RowOf};
+use super::typed::{compare_opt, IntArg, Read, RowOf};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::int_arith;
-use crate::ir::{BinOp, Builtin, Expr};
+use crate::ir::{BinOp, Builtin, Expr, SetExpr, SetSource};
 use crate::model::{Ty, Value};
 
 type R<T> = Result<T, RunError>;
@@ -97,6 +97,23 @@ impl Lowerer<'_> {
             {
                 Some(IntNode::Column(RowOf::of(r, self.game)?, *col))
             }
+            // A range's size keeps the generic closed form (and its wording of a size out of range).
+            Expr::Count(s) if !(s.filter.is_none() && matches!(s.source, SetSource::Range(..))) => {
+                let s = self.set(s);
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    Ok(Some(s.count(m)?))
+                })))
+            }
+            Expr::Sum(s, x) => self.int_sum(s, x),
+            Expr::Call(Builtin::Distance, args) if args.len() == 2 => {
+                let (a, b) = (self.arg(&args[0]), self.arg(&args[1]));
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    let (Some(x), Some(y)) = (a.cell(m)?, b.cell(m)?) else {
+                        return Ok(None);
+                    };
+                    Ok(m.game.board.distance(x, y).map(i64::from))
+                })))
+            }
             Expr::Neg(x) => {
                 let x = self.int_node(x)?;
                 Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
@@ -110,6 +127,40 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `sum(s, x)` of a whole-number `x`, added up as numbers: none adds nothing, an overflow is the
+    /// generic sum's error, an empty set sums to 0. A variable of the element cell is summed from its
+    /// column when the set allows (see `CSet::sum_cell_column`).
+    fn int_sum(&mut self, s: &SetExpr, x: &Expr) -> Option<IntNode> {
+        let column = match IntArg::of(x) {
+            Some(IntArg::Var(Read::Cell { local, offset })) if local == s.slot as usize => {
+                Some(offset)
+            }
+            _ => None,
+        };
+        let x_node = self.int_node(x)?;
+        // As in the generic sum: a script in `x` may change the state while the set is walked.
+        let impure = !x.reads(&mut Vec::new());
+        let mut set = self.set(s);
+        set.live |= impure;
+        Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+            if let Some(offset) = column {
+                if let Some(total) = set.sum_cell_column(m, offset)? {
+                    return Ok(Some(total));
+                }
+            }
+            let mut total = 0i64;
+            set.each(m, |m, _| {
+                if let Some(y) = x_node.get(m)? {
+                    total = total
+                        .checked_add(y)
+                        .ok_or_else(|| RunError::new("arithmetic overflow"))?;
+                }
+                Ok(true)
+            })?;
+            Ok(Some(total))
+        })))
     }
 
     /// A whole-number expression with at least one operation, as one closure giving a value.

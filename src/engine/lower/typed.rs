@@ -352,7 +352,7 @@ impl Lowerer<'_> {
             return None;
         }
         match e {
-            Expr::Bin(..) | Expr::Call(..) | Expr::Neg(..) => self.int_ev(e),
+            Expr::Bin(..) | Expr::Call(..) | Expr::Neg(..) | Expr::Sum(..) => self.int_ev(e),
             _ => {
                 if let Some(r) = Read::of(e, Ty::Int) {
                     return Some(Box::new(move |m: &mut Machine<'_>| -> R<Value> {
