@@ -3,6 +3,7 @@
 //! Each candidate action is tried on a copy of the match by a private engine with logging off, so the
 //! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
+use super::search::copy_into;
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
@@ -19,6 +20,8 @@ pub struct GreedyAgent {
     rng: Rng,
     look: Option<Engine>,
     legal: Vec<Action>,
+    /// The copy each candidate is tried on, reused so trying one allocates nothing.
+    scratch: Option<Match>,
     /// Which evaluation: `None` the one named `greedy`; `Some(None)` none (every position scores 0).
     eval: Option<Option<usize>>,
     name: String,
@@ -32,6 +35,7 @@ impl GreedyAgent {
             rng: Rng::stream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64),
             look: None,
             legal: Vec::new(),
+            scratch: None,
             eval: None,
             name: "greedy".into(),
         }
@@ -105,20 +109,25 @@ impl Agent for GreedyAgent {
             if self.legal.is_empty() {
                 break;
             }
-            let probe = self.rng.below(u64::MAX);
+            // Every try starts from the same generator state, copied into the scratch match's own.
+            let probe = Rng::new(game.rng, self.rng.below(u64::MAX));
+            let try_from = |scratch: &mut Option<Match>| {
+                let c = copy_into(scratch, m);
+                c.rng.clone_from(&probe);
+            };
             let current = if optional {
-                let mut c = m.clone();
-                c.rng = Rng::new(game.rng, probe);
-                Some(score(look, &mut c, player, eval)?)
+                try_from(&mut self.scratch);
+                let c = self.scratch.as_mut().expect("copied above");
+                Some(score(look, c, player, eval)?)
             } else {
                 None
             };
             let mut best: Option<(usize, f64)> = None;
             for (i, a) in self.legal.iter().enumerate() {
-                let mut c = m.clone();
-                c.rng = Rng::new(game.rng, probe);
-                look.apply_listed(&mut c, player, a)?;
-                let v = score(look, &mut c, player, eval)?;
+                try_from(&mut self.scratch);
+                let c = self.scratch.as_mut().expect("copied above");
+                look.apply_listed(c, player, a)?;
+                let v = score(look, c, player, eval)?;
                 if best.is_none_or(|(_, b)| v > b) {
                     best = Some((i, v));
                 }
