@@ -86,7 +86,31 @@ pub(super) trait Sink {
     }
 }
 
+/// Lists every action. Blocks are taken whole and written out in the order the walk would visit their
+/// actions, without a visit per action (search agents list every position they reach).
 pub(super) struct Collect<'o>(pub &'o mut Vec<Action>);
+
+impl Collect<'_> {
+    /// Fails as listing one action at a time would, once `n` more would pass the limit.
+    fn room(&mut self, n: u64) -> R<()> {
+        if (self.0.len() as u64).saturating_add(n) > MAX_LISTED_ACTIONS as u64 {
+            return Err(too_many_actions());
+        }
+        self.0.reserve(n as usize);
+        Ok(())
+    }
+
+    /// `args` extended with `extra`, as one action.
+    #[inline]
+    fn push_with(&mut self, kind: u16, args: &ArgList, extra: &[Value]) {
+        let mut args = args.clone();
+        for &v in extra {
+            args.push(v);
+        }
+        self.0.push(Action { kind, args });
+    }
+}
+
 impl Sink for Collect<'_> {
     fn action(&mut self, kind: u16, args: &ArgList) -> R<bool> {
         if self.0.len() >= MAX_LISTED_ACTIONS {
@@ -98,8 +122,47 @@ impl Sink for Collect<'_> {
         });
         Ok(true)
     }
-    fn block(&mut self, _: u16, _: &ArgList, _: i64, _: u64) -> Option<R<bool>> {
-        None
+    fn block(&mut self, kind: u16, args: &ArgList, first: i64, size: u64) -> Option<R<bool>> {
+        Some(self.room(size).map(|()| {
+            for j in 0..size {
+                self.push_with(kind, args, &[Value::Int(first + j as i64)]);
+            }
+            true
+        }))
+    }
+    fn takes_cells(&self) -> bool {
+        true
+    }
+    fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
+        self.room(count)?;
+        for (w, &word) in bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let c = (w * 64) as u32 + b.trailing_zeros();
+                b &= b - 1;
+                self.push_with(kind, args, &[Value::Cell(c)]);
+            }
+        }
+        Ok(true)
+    }
+    fn neighbours_range(
+        &mut self,
+        kind: u16,
+        args: &ArgList,
+        _of: u32,
+        cells: &[u32],
+        first: i64,
+        size: u64,
+    ) -> Option<R<bool>> {
+        let n = (cells.len() as u64).saturating_mul(size);
+        Some(self.room(n).map(|()| {
+            for &c in cells {
+                for j in 0..size {
+                    self.push_with(kind, args, &[Value::Cell(c), Value::Int(first + j as i64)]);
+                }
+            }
+            true
+        }))
     }
 }
 
