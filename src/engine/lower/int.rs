@@ -48,6 +48,41 @@ fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
     }
 }
 
+/// `a op b` as one closure whose result goes through `out`: addition, subtraction and multiplication
+/// chosen at lowering and done inline, the other operations through [`int_arith`] (the same errors).
+/// Both operands are evaluated before either is looked at, as [`apply`] does.
+fn bin_fn<T, F>(
+    op: BinOp,
+    a: IntNode,
+    b: IntNode,
+    out: F,
+) -> Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>
+where
+    F: Fn(Option<i64>) -> T + Send + Sync + 'static,
+    T: 'static,
+{
+    macro_rules! checked {
+        ($method:ident) => {
+            Box::new(move |m: &mut Machine<'_>| {
+                let (x, y) = (a.get(m)?, b.get(m)?);
+                Ok(out(match (x, y) {
+                    (Some(x), Some(y)) => Some(
+                        x.$method(y)
+                            .ok_or_else(|| RunError::new("arithmetic overflow"))?,
+                    ),
+                    _ => None,
+                }))
+            })
+        };
+    }
+    match op {
+        BinOp::Add => checked!(checked_add),
+        BinOp::Sub => checked!(checked_sub),
+        BinOp::Mul => checked!(checked_mul),
+        _ => Box::new(move |m: &mut Machine<'_>| Ok(out(apply(op, a.get(m)?, b.get(m)?)?))),
+    }
+}
+
 impl Lowerer<'_> {
     /// `e` as a whole-number expression over typed operands, if every part of it has such a shape.
     pub fn int_node(&mut self, e: &Expr) -> Option<IntNode> {
@@ -60,9 +95,7 @@ impl Lowerer<'_> {
         match e {
             Expr::Bin(op, a, b) if op.is_arithmetic() => {
                 let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
-                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-                    apply(op, a.get(m)?, b.get(m)?)
-                })))
+                Some(IntNode::Fn(bin_fn(op, a, b, |r| r)))
             }
             // On a whole number or none, both are that value.
             Expr::Call(Builtin::Floor | Builtin::Ceil, args) if args.len() == 1 => {
@@ -182,9 +215,7 @@ impl Lowerer<'_> {
             // The operation itself gives the value: one closure, not a wrapper around a node.
             Expr::Bin(op, a, b) if op.is_arithmetic() && self.opts.specialise => {
                 let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
-                Some(Box::new(move |m: &mut Machine<'_>| {
-                    Ok(apply(op, a.get(m)?, b.get(m)?)?.map_or(Value::None, Value::Int))
-                }))
+                Some(bin_fn(op, a, b, |r| r.map_or(Value::None, Value::Int)))
             }
             _ => self.int_node(e).map(wrap),
         }
