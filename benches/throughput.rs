@@ -1,7 +1,8 @@
 //! Throughput per ruleset: whole random-vs-random games on one thread with logging off, and loading plus
 //! validating a ruleset with its default scenario. Every folder under `rulesets/` with a `ruleset.yaml`
 //! is benchmarked. Also the cost of one script call, natively and in Rhai: ASG's combat and War of
-//! Attrition's defense power. Run with `cargo bench`.
+//! Attrition's defense power; and what search agents pay: one greedy or MCTS decision, one evaluation.
+//! Run with `cargo bench`.
 use std::cell::Cell;
 use std::path::PathBuf;
 
@@ -177,4 +178,42 @@ fn script_call_woa_defense_power(bencher: divan::Bencher, mode: &str) {
             .call_script(&mut m, 1, "defense_power", &args)
             .expect("defense power")
     });
+}
+
+/// One decision of a search agent (`spec`) from the same mid-game position each time.
+fn search_decision(bencher: divan::Bencher, name: &str, spec: &str) {
+    let (mut engine, m, p) = midgame(name);
+    let spec = arbiter::agents::spec::AgentSpec::new(spec, &engine.game).expect("agent spec");
+    let mut agent = spec.build(7, p);
+    let mut copy = m.clone();
+    bencher.bench_local(|| {
+        copy.clone_from(&m);
+        agent
+            .act(&mut engine, &mut copy, p)
+            .expect("decision")
+            .len()
+    });
+}
+
+/// One `greedy` decision: every legal action tried on a copy and scored by the ruleset's evaluation.
+#[divan::bench(args = rulesets(), sample_count = 10)]
+fn greedy_decision(bencher: divan::Bencher, name: &str) {
+    search_decision(bencher, name, "greedy");
+}
+
+/// One `mcts:iterations=100` decision.
+#[divan::bench(args = rulesets(), sample_count = 10)]
+fn mcts_decision(bencher: divan::Bencher, name: &str) {
+    search_decision(bencher, name, "mcts:iterations=100");
+}
+
+/// One evaluation of the ruleset's `greedy` evaluation on a mid-game position (what search agents score
+/// every position they try with); rulesets without one are skipped.
+#[divan::bench(args = rulesets(), sample_count = 20, sample_size = 100)]
+fn evaluation(bencher: divan::Bencher, name: &str) {
+    let (mut engine, mut m, p) = midgame(name);
+    let Some(k) = engine.game.evaluation("greedy") else {
+        return;
+    };
+    bencher.bench_local(|| engine.evaluate_with(k, &mut m, p).expect("evaluation"));
 }
