@@ -14,8 +14,11 @@ use crate::model::{Ty, Value};
 
 type R<T> = Result<T, RunError>;
 
+/// A compiled expression giving a `T`.
+type TypedFn<T> = Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>;
+
 /// A compiled whole-number expression (`None` is none).
-pub type IntFn = Box<dyn Fn(&mut Machine<'_>) -> R<Option<i64>> + Send + Sync>;
+pub type IntFn = TypedFn<Option<i64>>;
 
 /// A whole-number operand: read in place, or computed by a closure.
 pub enum IntNode {
@@ -51,12 +54,7 @@ fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
 /// `a op b` as one closure whose result goes through `out`: addition, subtraction and multiplication
 /// chosen at lowering and done inline, the other operations through [`int_arith`] (the same errors).
 /// Both operands are evaluated before either is looked at, as [`apply`] does.
-fn bin_fn<T, F>(
-    op: BinOp,
-    a: IntNode,
-    b: IntNode,
-    out: F,
-) -> Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>
+fn bin_fn<T, F>(op: BinOp, a: IntNode, b: IntNode, out: F) -> TypedFn<T>
 where
     F: Fn(Option<i64>) -> T + Send + Sync + 'static,
     T: 'static,
