@@ -161,12 +161,16 @@ impl Lowerer<'_> {
     }
 
     /// `sum(s, x)` of a whole-number `x`, added up as numbers: none adds nothing, an overflow is the
-    /// generic sum's error, an empty set sums to 0. A variable of the element cell is summed from its
-    /// column when the set allows (see `CSet::sum_cell_column`).
+    /// generic sum's error, an empty set sums to 0. A variable of the element cell (also one per player)
+    /// is summed from its column when the set allows (see `CSet::sum_cell_column`).
     fn int_sum(&mut self, s: &SetExpr, x: &Expr) -> Option<IntNode> {
+        // A variable of the element cell, for everyone or per player (`forces[opponent]`).
         let column = match IntArg::of(x) {
             Some(IntArg::Var(Read::Cell { local, offset })) if local == s.slot as usize => {
-                Some(offset)
+                Some((offset, None))
+            }
+            Some(IntArg::Var(Read::CellOf { local, offset, who })) if local == s.slot as usize => {
+                Some((offset, Some(who)))
             }
             _ => None,
         };
@@ -176,9 +180,16 @@ impl Lowerer<'_> {
         let mut set = self.set(s);
         set.live |= impure;
         Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-            if let Some(offset) = column {
-                if let Some(total) = set.sum_cell_column(m, offset)? {
-                    return Ok(Some(total));
+            if let Some((offset, who)) = column {
+                // The player is read once: the element does not change it (the summand is pure).
+                let offset = match who.map(|w| w.player(m)) {
+                    None => Some(offset),
+                    Some(p) => p.map(|p| offset + p as usize),
+                };
+                if let Some(offset) = offset {
+                    if let Some(total) = set.sum_cell_column(m, offset)? {
+                        return Ok(Some(total));
+                    }
                 }
             }
             let mut total = 0i64;
