@@ -5,13 +5,14 @@
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
 //! their events, results and final states must be identical; a third run re-applies every submission
 //! step by step through the checked path (the per-step checks), so trusted and checked application agree.
+//! The rulesets' evaluations are compared value for value at every position of random games.
 mod support;
 
 use std::path::PathBuf;
 
 use arbiter::agents::by_name;
 use arbiter::engine::{Engine, Options, Program};
-use arbiter::simulate::play::{play_match, PlayOptions};
+use arbiter::simulate::play::{play_match, play_match_observed, PlayOptions};
 
 fn games() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(support::root().join("rulesets"))
@@ -77,6 +78,62 @@ fn optimised_and_plain_programs_play_the_same_games() {
                     if agent == "random" && seed < 3 {
                         let c = play(&mut slow, agent, seed, true);
                         assert_eq!(a, c, "{}: checked re-application differs", dir.display());
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Every evaluation a ruleset declares gives the same value for every player in both programs, at every
+/// position of a few random games: the typed sums, counts and arithmetic against the generic path (the
+/// greedy games above compare only which action scores best).
+#[test]
+fn optimised_and_plain_programs_evaluate_alike() {
+    support::deep(|| {
+        for dir in games() {
+            let loaded = match arbiter::ruleset::load(&dir.display().to_string(), None, &[]) {
+                Ok(l) => l,
+                Err(e) => panic!("{} does not load: {:?}", dir.display(), e.diagnostics()),
+            };
+            let game = loaded.game.clone();
+            if game.evaluations.is_empty() {
+                continue;
+            }
+            let mut fast = Engine::new(game.clone()).expect("engine");
+            let plain = Program::new(&game, Options::plain());
+            let mut slow = Engine::with_program(game.clone(), plain).expect("engine");
+            let players = game.players.len() as u8;
+            for seed in 0..3u64 {
+                let mut agents: Vec<_> = (0..players)
+                    .map(|p| by_name("random", seed, p).expect("agent"))
+                    .collect();
+                let mut positions = Vec::new();
+                play_match_observed(
+                    &mut fast,
+                    &mut agents,
+                    seed,
+                    PlayOptions::default(),
+                    &mut |step| positions.push(step.m.clone()),
+                )
+                .expect("game");
+                assert!(!positions.is_empty(), "{}: no position", dir.display());
+                for (i, m) in positions.iter_mut().enumerate() {
+                    for (k, (name, _)) in game.evaluations.iter().enumerate() {
+                        for p in 0..players {
+                            let a = fast.evaluate_with(k, m, p);
+                            let b = slow.evaluate_with(k, m, p);
+                            let same = match (&a, &b) {
+                                (Ok(x), Ok(y)) => x == y || (x.is_nan() && y.is_nan()),
+                                _ => a == b,
+                            };
+                            assert!(
+                                same,
+                                "{}: seed {seed}, step {i}: evaluation `{name}` for player {p} is \
+                                 {a:?} optimised, {b:?} plain",
+                                dir.display()
+                            );
+                        }
                     }
                 }
             }
