@@ -12,13 +12,25 @@ pub struct Action {
 }
 
 /// Arguments in parameter order, stored inline for the common case.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ArgList {
     len: u8,
     inline: [Value; INLINE_ARGS],
     spill: Vec<Value>,
     /// The items of list arguments (a list argument is `Value::List(start, len)` into this).
     items: Vec<i64>,
+}
+
+/// Equal when the arguments are: the same values in order, list arguments by their items (not by where
+/// the items are kept). What a slot held before a `pop` is no argument, so it is not compared.
+impl PartialEq for ArgList {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len
+            && (0..self.len()).all(|i| match (self.get(i), other.get(i)) {
+                (Value::List(..), Value::List(..)) => self.list(i) == other.list(i),
+                (a, b) => a == b,
+            })
+    }
 }
 
 impl ArgList {
@@ -103,5 +115,33 @@ impl ArgList {
 impl Default for ArgList {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_compare_by_what_they_hold() {
+        // A slot left behind by `pop` is not an argument.
+        let mut walked = ArgList::new();
+        walked.push(Value::Cell(3));
+        walked.push(Value::Int(7));
+        walked.pop();
+        assert_eq!(walked, ArgList::from_slice(&[Value::Cell(3)]));
+        assert_ne!(walked, ArgList::from_slice(&[Value::Cell(4)]));
+        assert_ne!(walked, ArgList::new());
+        // Lists compare by their items, wherever they are kept.
+        let mut a = ArgList::new();
+        a.push_list(&[1, 2]);
+        a.pop();
+        a.push_list(&[5, 6]);
+        let mut b = ArgList::new();
+        b.push_list(&[5, 6]);
+        assert_eq!(a, b);
+        let mut c = ArgList::new();
+        c.push_list(&[5, 7]);
+        assert_ne!(a, c);
     }
 }
