@@ -1,9 +1,12 @@
 //! Whole-number arithmetic on typed operands: `floor(me.coins / settings.price)`, `a.hp - b.power + 1`.
 //! When every leaf of an arithmetic expression is a whole-number variable or table column read in place, or
 //! a whole constant, the expression is a tree of closures over `Option<i64>` (none is `None`) whose leaves
-//! are read inline: no tagged value between nodes. The meaning is exactly the generic path's: arithmetic
-//! with none gives none, overflow and division by zero are the same errors ([`int_arith`] is shared), and
-//! `floor`/`ceil` of a whole number or none is that value.
+//! are read inline: no tagged value between nodes. `min`, `max`, `??`, `distance`, `count` of a set and
+//! `sum` of a whole-number expression over a set are nodes too, so an agent's evaluation
+//! (`10 * me.vp + sum(units where owner == me, type.cost) + 2 * count(cells where owner == me)`) is one
+//! such tree. The meaning is exactly the generic path's: arithmetic with none gives none, overflow and
+//! division by zero are the same errors ([`int_arith`] is shared), and `floor`/`ceil` of a whole number or
+//! none is that value.
 use super::expr::{Cond, Ev};
 use super::typed::{compare_opt, IntArg, Read, RowOf};
 use super::Lowerer;
