@@ -12,12 +12,7 @@ use arbiter::simulate::play::{play_match, PlayOptions};
 
 /// Every folder under rulesets/ with a ruleset.yaml.
 fn rulesets() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("rulesets"))
-        .expect("rulesets/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("ruleset.yaml").is_file())
-        .collect();
-    v.sort();
+    let v = support::shipped_rulesets();
     assert!(v.len() >= 3, "the three canonical rulesets are present");
     v
 }

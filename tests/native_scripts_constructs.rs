@@ -64,6 +64,17 @@ fn integer_arithmetic_is_rhai_arithmetic() {
 
 #[test]
 fn float_conversions_are_rhai_conversions() {
+    const FUNCTIONS: [&str; 9] = [
+        "scaled",
+        "big",
+        "nan",
+        "floor_neg",
+        "mixed",
+        "same",
+        "trunc",
+        "fdiv",
+        "whole",
+    ];
     let g = probe(
         "floats",
         "fn scaled(k) { (k.to_float() * setting(\"ratio\")).floor().to_int() }\n\
@@ -87,20 +98,7 @@ fn float_conversions_are_rhai_conversions() {
             ("whole", "k"),
         ],
     );
-    all_native(
-        &g,
-        &[
-            "scaled",
-            "big",
-            "nan",
-            "floor_neg",
-            "mixed",
-            "same",
-            "trunc",
-            "fdiv",
-            "whole",
-        ],
-    );
+    all_native(&g, &FUNCTIONS);
     assert_eq!(both(&g, "scaled", &[int(7)]), ok("Int(3)"));
     assert_eq!(both(&g, "big", &[int(9)]), ok("Int(9000000000000000000)"));
     assert!(both(&g, "big", &[int(10)]).is_err(), "1e19 does not fit");
@@ -109,17 +107,7 @@ fn float_conversions_are_rhai_conversions() {
     assert_eq!(both(&g, "same", &[int(2)]), ok("Bool(true)"));
     assert_eq!(both(&g, "trunc", &[int(1)]), ok("Int(0)"));
     for k in [-9, -1, 0, 1, 2, 3, 17, i64::MAX, i64::MIN] {
-        for f in [
-            "scaled",
-            "big",
-            "nan",
-            "floor_neg",
-            "mixed",
-            "same",
-            "trunc",
-            "fdiv",
-            "whole",
-        ] {
+        for f in FUNCTIONS {
             both(&g, f, &[int(k)]).ok();
         }
     }

@@ -9,7 +9,7 @@
 mod native_support;
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arbiter::agents::by_name;
 use arbiter::engine::Engine;
@@ -86,12 +86,7 @@ fn shipped_scripts_are_native() {
 #[test]
 fn native_and_rhai_scripts_play_the_same_games() {
     deep(|| {
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("rulesets"))
-            .expect("rulesets/")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join("ruleset.yaml").is_file())
-            .collect();
-        dirs.sort();
+        let mut dirs = support::shipped_rulesets();
         dirs.push(root().join("tests/fixtures/variants/spearman"));
         let n = games();
         for dir in &dirs {

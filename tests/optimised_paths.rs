@@ -8,23 +8,31 @@
 //! The rulesets' evaluations are compared value for value at every position of random games.
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use arbiter::agents::by_name;
 use arbiter::engine::{Engine, Options, Program};
 use arbiter::simulate::play::{play_match, play_match_observed, PlayOptions};
 
 fn games() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(support::root().join("rulesets"))
-        .expect("rulesets/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("ruleset.yaml").is_file())
-        .collect();
-    v.sort();
+    let mut v = support::shipped_rulesets();
     for fixture in ["simultaneous/pennies", "stuck"] {
         v.push(support::root().join("tests/fixtures").join(fixture));
     }
     v
+}
+
+/// The game in `dir` on two engines: lowered with every optimisation, and with none.
+fn fast_and_plain(dir: &Path) -> (Engine, Engine) {
+    let loaded = match arbiter::ruleset::load(&dir.display().to_string(), None, &[]) {
+        Ok(l) => l,
+        Err(e) => panic!("{} does not load: {:?}", dir.display(), e.diagnostics()),
+    };
+    let game = loaded.game;
+    let fast = Engine::new(game.clone()).expect("engine");
+    let plain = Program::new(&game, Options::plain());
+    let slow = Engine::with_program(game, plain).expect("engine");
+    (fast, slow)
 }
 
 /// The replay JSON of one game, or the error it stopped with.
@@ -58,14 +66,7 @@ fn play(engine: &mut Engine, agent: &str, seed: u64, check: bool) -> String {
 fn optimised_and_plain_programs_play_the_same_games() {
     support::deep(|| {
         for dir in games() {
-            let loaded = match arbiter::ruleset::load(&dir.display().to_string(), None, &[]) {
-                Ok(l) => l,
-                Err(e) => panic!("{} does not load: {:?}", dir.display(), e.diagnostics()),
-            };
-            let game = loaded.game.clone();
-            let mut fast = Engine::new(game.clone()).expect("engine");
-            let plain = Program::new(&game, Options::plain());
-            let mut slow = Engine::with_program(game.clone(), plain).expect("engine");
+            let (mut fast, mut slow) = fast_and_plain(&dir);
             for (agent, seeds) in [("random", 0..12u64), ("greedy", 0..2u64)] {
                 for seed in seeds {
                     let a = play(&mut fast, agent, seed, false);
@@ -92,17 +93,11 @@ fn optimised_and_plain_programs_play_the_same_games() {
 fn optimised_and_plain_programs_evaluate_alike() {
     support::deep(|| {
         for dir in games() {
-            let loaded = match arbiter::ruleset::load(&dir.display().to_string(), None, &[]) {
-                Ok(l) => l,
-                Err(e) => panic!("{} does not load: {:?}", dir.display(), e.diagnostics()),
-            };
-            let game = loaded.game.clone();
+            let (mut fast, mut slow) = fast_and_plain(&dir);
+            let game = fast.game.clone();
             if game.evaluations.is_empty() {
                 continue;
             }
-            let mut fast = Engine::new(game.clone()).expect("engine");
-            let plain = Program::new(&game, Options::plain());
-            let mut slow = Engine::with_program(game.clone(), plain).expect("engine");
             let players = game.players.len() as u8;
             for seed in 0..3u64 {
                 let mut agents: Vec<_> = (0..players)

@@ -73,6 +73,13 @@ pub fn score(
     Ok(if v.is_nan() { f64::NEG_INFINITY } else { v })
 }
 
+/// `m` copied into `scratch` (reusing its memory), drawing from the generator state `probe`.
+fn trial<'s>(scratch: &'s mut Option<Match>, m: &Match, probe: &Rng) -> &'s mut Match {
+    let c = copy_into(scratch, m);
+    c.rng.clone_from(probe);
+    c
+}
+
 impl Agent for GreedyAgent {
     fn name(&self) -> &str {
         &self.name
@@ -111,21 +118,15 @@ impl Agent for GreedyAgent {
             }
             // Every try starts from the same generator state, copied into the scratch match's own.
             let probe = Rng::new(game.rng, self.rng.below(u64::MAX));
-            let try_from = |scratch: &mut Option<Match>| {
-                let c = copy_into(scratch, m);
-                c.rng.clone_from(&probe);
-            };
             let current = if optional {
-                try_from(&mut self.scratch);
-                let c = self.scratch.as_mut().expect("copied above");
+                let c = trial(&mut self.scratch, m, &probe);
                 Some(score(look, c, player, eval)?)
             } else {
                 None
             };
             let mut best: Option<(usize, f64)> = None;
             for (i, a) in self.legal.iter().enumerate() {
-                try_from(&mut self.scratch);
-                let c = self.scratch.as_mut().expect("copied above");
+                let c = trial(&mut self.scratch, m, &probe);
                 look.apply_listed(c, player, a)?;
                 let v = score(look, c, player, eval)?;
                 if best.is_none_or(|(_, b)| v > b) {

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests (each test file says `mod support;`): the project root, the
-//! `arbiter` binary run from a folder, fresh scratch folders, output as text, and a deep-stack thread.
+//! shipped rulesets, the `arbiter` binary run from a folder, fresh scratch folders, output as text, and a
+//! deep-stack thread.
 #![allow(dead_code)] // every test file uses a different part of it
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -7,6 +8,17 @@ use std::process::{Command, Output};
 /// The project root (where `rulesets/` and `scenarios/` live).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every shipped ruleset: the folders under `rulesets/` with a `ruleset.yaml`, sorted.
+pub fn shipped_rulesets() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("rulesets"))
+        .expect("rulesets/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("ruleset.yaml").is_file())
+        .collect();
+    v.sort();
+    v
 }
 
 /// The `arbiter` binary as a command run in `dir`, with colours off so output can be compared as text.
