@@ -402,6 +402,17 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
             list.get(n, &engine.game.board).is_none(),
             "block_list past the end"
         );
+        // Built all at once, and keyed without building (the search agents' moves).
+        let mut all = Vec::new();
+        list.actions(&engine.game.board, &mut all);
+        prop_assert_eq!(all.len(), listed.len(), "block_list actions against legal");
+        for (i, (a, b)) in all.iter().zip(&listed).enumerate() {
+            prop_assert_eq!(key(a), key(b), "action {} of block_list actions", i);
+        }
+        let mut keys = Vec::new();
+        list.keys(&engine.game.board, &mut keys);
+        let built: Vec<u64> = listed.iter().map(Action::key).collect();
+        prop_assert_eq!(keys, built, "block_list keys against each action's key");
         for k in picks {
             let nth = engine.nth_legal(m, p, k).map_err(fail)?;
             prop_assert_eq!(
@@ -416,6 +427,23 @@ fn enumerations_agree(engine: &mut Engine, seed: u64, steps: u32) -> Result<(), 
                 "block_list get({})",
                 k
             );
+            let board = &engine.game.board;
+            prop_assert!(
+                list.is(k, &listed[k as usize], board),
+                "block_list is({})",
+                k
+            );
+            for other in [k.wrapping_sub(1), k + 1] {
+                if let Some(b) = listed.get(other as usize) {
+                    prop_assert_eq!(
+                        list.is(k, b, board),
+                        *b == listed[k as usize],
+                        "block_list is({}) of action {}",
+                        k,
+                        other
+                    );
+                }
+            }
         }
         prop_assert!(
             engine.nth_legal(m, p, n).map_err(fail)?.is_none(),

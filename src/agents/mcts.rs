@@ -23,10 +23,9 @@
 //!
 //! With `iterations` the agent is deterministic for a given match seed; with `time_ms` the number of
 //! iterations depends on the machine's speed, so its games do not reproduce.
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
+use super::move_list::{move_key, FxMap, KeyFilter, MoveList};
 use super::random::{RandomAgent, RandomKindAgent};
 use super::search::{advantage, decider, may_end, moves, outcome, play, Move};
 use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
@@ -88,47 +87,6 @@ impl Default for MctsConfig {
     }
 }
 
-/// FxHash's multiply-rotate mix: fast, and good enough for keys that are already well spread.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
-
-fn mix(h: u64, x: u64) -> u64 {
-    (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
-
-/// A well-spread 64-bit key of a move.
-fn move_key(mv: &Move) -> u64 {
-    match mv {
-        Move::End => 0x9e37_79b9_7f4a_7c15,
-        Move::Act(a) => {
-            let mut h = mix(0, u64::from(a.kind) + 1);
-            for i in 0..a.args.len() {
-                h = mix(h, a.args.get(i).encode() as u64);
-            }
-            mix(h, a.args.len() as u64)
-        }
-    }
-}
-
 /// Statistics of one move in the tree, from the point of view of the player who made it.
 struct Node {
     mover: PlayerIdx,
@@ -141,7 +99,14 @@ struct Node {
     prior: u32,
     /// The move's standing by the evaluation among its siblings, 0 to 1 (0 where not ranked).
     bias: f64,
+    /// The move's key ([`move_key`]), its first child and its next sibling ([`NO_NODE`] for none).
+    key: u64,
+    first_child: u32,
+    next_sibling: u32,
 }
+
+/// No node (the end of a list of children).
+const NO_NODE: u32 = u32::MAX;
 
 /// `Node::prior` of a node whose moves are not ranked.
 const NO_PRIOR: u32 = u32::MAX;
@@ -174,9 +139,11 @@ pub struct MctsAgent {
     deep_turn: Option<Match>,
     view: Option<Match>,
     legal: Vec<Action>,
+    /// The moves of the position at hand, and all of them built (for ranking).
+    list: MoveList,
+    built: Vec<Move>,
     /// A rollout's last submission.
     acted: Vec<Action>,
-    list: Vec<Move>,
     found: Vec<Option<u32>>,
     path: Vec<u32>,
     orders: Vec<(PlayerIdx, Vec<Action>)>,
@@ -226,7 +193,8 @@ impl MctsAgent {
             view: None,
             legal: Vec::new(),
             acted: Vec::new(),
-            list: Vec::new(),
+            list: MoveList::default(),
+            built: Vec::new(),
             found: Vec::new(),
             path: Vec::new(),
             orders: Vec::new(),
@@ -246,6 +214,7 @@ impl MctsAgent {
     }
 
     fn new_node(&mut self, mover: PlayerIdx, mv: Move) -> u32 {
+        let key = move_key(&mv);
         self.nodes.push(Node {
             mover,
             mv,
@@ -254,6 +223,9 @@ impl MctsAgent {
             total: 0.0,
             prior: NO_PRIOR,
             bias: 0.0,
+            key,
+            first_child: NO_NODE,
+            next_sibling: NO_NODE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -270,13 +242,29 @@ impl MctsAgent {
         }
     }
 
-    fn add_child(&mut self, parent: u32, mover: PlayerIdx, mv: Move) -> u32 {
-        let mut key = move_key(&mv);
+    /// The child of `parent` for move `i` of `self.list`, if the tree has one: found by the move's key,
+    /// confirmed by comparing the child's move with the listed one.
+    fn listed_child(&self, parent: u32, i: usize, look: &Engine) -> Option<u32> {
+        let mut key = self.list.key(i);
+        loop {
+            let c = *self.children.get(&(parent, key))?;
+            if self.list.is(i, &self.nodes[c as usize].mv, look) {
+                return Some(c);
+            }
+            key = key.wrapping_add(1);
+        }
+    }
+
+    /// Adds `mv` (whose key is `key`) as a child of `parent`.
+    fn add_child(&mut self, parent: u32, mover: PlayerIdx, mv: Move, key: u64) -> u32 {
+        let mut key = key;
         while self.children.contains_key(&(parent, key)) {
             key = key.wrapping_add(1);
         }
         let c = self.new_node(mover, mv);
         self.children.insert((parent, key), c);
+        self.nodes[c as usize].next_sibling = self.nodes[parent as usize].first_child;
+        self.nodes[parent as usize].first_child = c;
         c
     }
 
@@ -295,23 +283,24 @@ impl MctsAgent {
         if !self.cfg.widen || self.nodes[node as usize].prior != NO_PRIOR {
             return Ok(());
         }
-        let list = std::mem::take(&mut self.list);
+        let mut built = std::mem::take(&mut self.built);
+        self.list.all(look, &mut self.legal, &mut built);
         let mut scratch = self.scratch.take().unwrap_or_else(|| at.clone());
         let mut ranked = std::mem::take(&mut self.ranked);
         ranked.clear();
         let result = (|| {
-            for mv in &list {
+            for (i, mv) in built.iter().enumerate() {
                 scratch.clone_from(at);
                 play(look, &mut scratch, mover, mv)?;
                 let v = match outcome(&scratch, mover, look.game.players.len()) {
                     Some(o) => (o - 0.5) * 1e15,
                     None => advantage(look, &mut scratch, mover, Some(k))?,
                 };
-                ranked.push((v, move_key(mv)));
+                ranked.push((v, self.list.key(i)));
             }
             Ok(())
         })();
-        self.list = list;
+        self.built = built;
         self.scratch = Some(scratch);
         result?;
         // Stable: equal scores keep the listing order.
@@ -335,13 +324,23 @@ impl MctsAgent {
 
     /// UCB1 selection among `self.list` (the moves available now) below `parent`, expanding one untried
     /// move if there is any.
-    fn select(&mut self, parent: u32, mover: PlayerIdx) -> Pick {
-        let list = std::mem::take(&mut self.list);
+    fn select(&mut self, parent: u32, mover: PlayerIdx, look: &Engine) -> Result<Pick, RunError> {
         let mut found = std::mem::take(&mut self.found);
         found.clear();
         let mut untried = 0u64;
-        for mv in &list {
-            let c = self.child(parent, mv);
+        let mut filter = KeyFilter::default();
+        let mut c = self.nodes[parent as usize].first_child;
+        while c != NO_NODE {
+            filter.add(self.nodes[c as usize].key);
+            c = self.nodes[c as usize].next_sibling;
+        }
+        for i in 0..self.list.len() {
+            if !filter.may_hold(self.list.key(i)) {
+                untried += 1;
+                found.push(None);
+                continue;
+            }
+            let c = self.listed_child(parent, i, look);
             match c {
                 Some(c) => self.nodes[c as usize].avail += 1,
                 None => untried += 1,
@@ -362,9 +361,9 @@ impl MctsAgent {
             let mut i = None;
             if prior != NO_PRIOR {
                 self.keyed.clear();
-                for (k, mv) in list.iter().enumerate() {
-                    if found[k].is_none() {
-                        self.keyed.entry(move_key(mv)).or_insert(k);
+                for (k, c) in found.iter().enumerate() {
+                    if c.is_none() {
+                        self.keyed.entry(self.list.key(k)).or_insert(k);
                     }
                 }
                 i = self.priors[prior as usize]
@@ -381,7 +380,14 @@ impl MctsAgent {
                     .map_or(0, |(i, _)| i);
                 (i, 0.0)
             });
-            let c = self.add_child(parent, mover, list[i].clone());
+            let mv = match self.list.get(i, look) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    self.found = found;
+                    return Err(e);
+                }
+            };
+            let c = self.add_child(parent, mover, mv, self.list.key(i));
             self.nodes[c as usize].avail = 1;
             self.nodes[c as usize].bias = bias;
             Pick::Node(c, true)
@@ -403,12 +409,11 @@ impl MctsAgent {
             }
             match best {
                 Some((c, _)) => Pick::Node(c, false),
-                None => Pick::Untracked(self.rng.below(list.len() as u64) as usize),
+                None => Pick::Untracked(self.rng.below(self.list.len() as u64) as usize),
             }
         };
-        self.list = list;
         self.found = found;
-        pick
+        Ok(pick)
     }
 
     /// Chooses `q`'s orders for the simultaneous turn that began at tree node `turn`, on a copy of the
@@ -445,9 +450,7 @@ impl MctsAgent {
         let mut node = Some(root);
         let result = (|| {
             while acts.len() < MAX_SUBMISSION && mark.open(&view, q) {
-                let mut list = std::mem::take(&mut self.list);
-                moves(look, &mut view, q, &mut self.legal, &mut list)?;
-                self.list = list;
+                self.list.fill(look, &mut view, q)?;
                 if self.list.is_empty() {
                     break;
                 }
@@ -455,7 +458,7 @@ impl MctsAgent {
                     self.rank(look, n, &view, q)?;
                 }
                 let mv = match node {
-                    Some(n) => match self.select(n, q) {
+                    Some(n) => match self.select(n, q, look)? {
                         Pick::Node(c, new) => {
                             self.path.push(c);
                             node = (!new).then_some(c);
@@ -463,7 +466,7 @@ impl MctsAgent {
                         }
                         Pick::Untracked(i) => {
                             node = None;
-                            self.list[i].clone()
+                            self.list.get(i, look)?
                         }
                     },
                     // Below the tree the orders end (as the agent's own do at a new node).
@@ -615,18 +618,16 @@ impl MctsAgent {
                 }
                 turn = Some((sim.state.ply, node, true));
             }
-            let mut list = std::mem::take(&mut self.list);
-            moves(look, sim, p, &mut self.legal, &mut list)?;
-            self.list = list;
+            self.list.fill(look, sim, p)?;
             if self.list.is_empty() {
                 return Ok(());
             }
             if node == 0 || self.nodes[node as usize].visits >= PRIOR_VISITS {
                 self.rank(look, node, sim, p)?;
             }
-            let (mv, next) = match self.select(node, p) {
+            let (mv, next) = match self.select(node, p, look)? {
                 Pick::Node(c, new) => (self.nodes[c as usize].mv.clone(), Some((c, new))),
-                Pick::Untracked(i) => (self.list[i].clone(), None),
+                Pick::Untracked(i) => (self.list.get(i, look)?, None),
             };
             let leaf = !matches!(next, Some((_, false)));
             // Rollout depth counts player-turns from the one in progress at the leaf.

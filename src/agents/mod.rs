@@ -3,6 +3,7 @@
 pub mod greedy;
 pub mod mcts;
 pub mod minimax;
+pub mod move_list;
 pub mod random;
 pub mod remote;
 pub mod search;

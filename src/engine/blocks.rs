@@ -6,7 +6,7 @@
 //! on the board it was listed on). Arguments are kept in one flat buffer, so filling the list again for the
 //! next position does not allocate.
 use crate::board::Board;
-use crate::model::action::ArgList;
+use crate::model::action::{key_arg, key_finish, key_start, ArgList};
 use crate::model::{Action, Value};
 
 #[derive(Clone, Copy, Debug)]
@@ -158,45 +158,170 @@ impl BlockList {
     }
 
     /// The `k`-th legal action (0-based), as listing them all would give it, on the board it was listed on.
-    pub fn get(&self, mut k: u64, board: &Board) -> Option<Action> {
+    pub fn get(&self, k: u64, board: &Board) -> Option<Action> {
+        let (h, k) = self.locate(k)?;
+        self.decode(h, k, board)
+    }
+
+    /// The block holding action `k`, and the action's place in it.
+    fn locate(&self, mut k: u64) -> Option<(&Head, u64)> {
         for h in &self.heads {
-            if k >= h.size {
-                k -= h.size;
-                continue;
+            if k < h.size {
+                return Some((h, k));
             }
+            k -= h.size;
+        }
+        None
+    }
+
+    /// Whether the `k`-th action is `a` (as `get(k) == Some(a)`, without building it).
+    pub fn is(&self, k: u64, a: &Action, board: &Board) -> bool {
+        let Some((h, k)) = self.locate(k) else {
+            return false;
+        };
+        let start = h.args as usize;
+        let lead = &self.args[start..start + h.len as usize];
+        let mut tail = [Value::None; 3];
+        let n = match h.tail {
+            Tail::One => 0,
+            Tail::Range(first) => {
+                tail[0] = Value::Int(first + k as i64);
+                1
+            }
+            Tail::Cells(at) => {
+                match nth_bit(&self.bits[at as usize..at as usize + self.words], k) {
+                    Some(c) => {
+                        tail[0] = Value::Cell(c);
+                        1
+                    }
+                    None => return false,
+                }
+            }
+            Tail::Neighbours {
+                of,
+                lead: with_of,
+                count,
+                first,
+                n,
+            } => {
+                let i = (k / n) as usize;
+                let Some(&c) = board.neighbours(of).get(i).filter(|_| i < count as usize) else {
+                    return false;
+                };
+                let at = usize::from(with_of);
+                tail[0] = Value::Cell(of);
+                tail[at] = Value::Cell(c);
+                tail[at + 1] = Value::Int(first + (k % n) as i64);
+                at + 2
+            }
+        };
+        a.kind == h.kind
+            && a.args.len() == lead.len() + n
+            && lead.iter().enumerate().all(|(j, v)| match *v {
+                Value::List(s, len) => {
+                    matches!(a.args.get(j), Value::List(..))
+                        && a.args.list(j) == &self.items[s as usize..(s + len) as usize]
+                }
+                v => a.args.get(j) == v,
+            })
+            && tail[..n]
+                .iter()
+                .enumerate()
+                .all(|(t, v)| a.args.get(lead.len() + t) == *v)
+    }
+
+    /// Appends every action the blocks hold, in order (as listing them one by one gives them).
+    pub fn actions(&self, board: &Board, out: &mut Vec<Action>) {
+        for h in &self.heads {
+            out.extend((0..h.size).map_while(|k| self.decode(h, k, board)));
+        }
+    }
+
+    /// Action `k` of block `h`.
+    #[inline]
+    fn decode(&self, h: &Head, k: u64, board: &Board) -> Option<Action> {
+        let start = h.args as usize;
+        let mut args = ArgList::new();
+        for v in &self.args[start..start + h.len as usize] {
+            args.push_from(*v, &self.items);
+        }
+        match h.tail {
+            Tail::One => {}
+            Tail::Range(first) => args.push(Value::Int(first + k as i64)),
+            Tail::Cells(at) => {
+                let bits = &self.bits[at as usize..at as usize + self.words];
+                args.push(Value::Cell(nth_bit(bits, k)?));
+            }
+            Tail::Neighbours {
+                of,
+                lead,
+                count,
+                first,
+                n,
+            } => {
+                let i = (k / n) as usize;
+                if i >= count as usize {
+                    return None;
+                }
+                if lead {
+                    args.push(Value::Cell(of));
+                }
+                args.push(Value::Cell(*board.neighbours(of).get(i)?));
+                args.push(Value::Int(first + (k % n) as i64));
+            }
+        }
+        Some(Action { kind: h.kind, args })
+    }
+}
+
+impl BlockList {
+    /// Appends the key of every action the blocks hold ([`Action::key`]), in order, without building the
+    /// actions: a block's leading arguments are mixed in once for all of its actions.
+    pub fn keys(&self, board: &Board, out: &mut Vec<u64>) {
+        for h in &self.heads {
             let start = h.args as usize;
-            let mut args = ArgList::new();
-            for v in &self.args[start..start + h.len as usize] {
-                args.push_from(*v, &self.items);
-            }
+            let args = &self.args[start..start + h.len as usize];
+            let lead = args.iter().fold(key_start(h.kind), |k, v| key_arg(k, *v));
+            let len = h.len as usize;
             match h.tail {
-                Tail::One => {}
-                Tail::Range(first) => args.push(Value::Int(first + k as i64)),
+                Tail::One => out.push(key_finish(lead, len)),
+                Tail::Range(first) => out.extend(
+                    (0..h.size)
+                        .map(|j| key_finish(key_arg(lead, Value::Int(first + j as i64)), len + 1)),
+                ),
                 Tail::Cells(at) => {
                     let bits = &self.bits[at as usize..at as usize + self.words];
-                    args.push(Value::Cell(nth_bit(bits, k)?));
+                    for (w, &word) in bits.iter().enumerate() {
+                        let mut b = word;
+                        while b != 0 {
+                            let c = (w * 64) as u32 + b.trailing_zeros();
+                            b &= b - 1;
+                            out.push(key_finish(key_arg(lead, Value::Cell(c)), len + 1));
+                        }
+                    }
                 }
                 Tail::Neighbours {
                     of,
-                    lead,
+                    lead: with_of,
                     count,
                     first,
                     n,
                 } => {
-                    let i = (k / n) as usize;
-                    if i >= count as usize {
-                        return None;
+                    let (lead, len) = if with_of {
+                        (key_arg(lead, Value::Cell(of)), len + 1)
+                    } else {
+                        (lead, len)
+                    };
+                    let cells = board.neighbours(of);
+                    for &c in &cells[..(count as usize).min(cells.len())] {
+                        let at = key_arg(lead, Value::Cell(c));
+                        out.extend((0..n).map(|j| {
+                            key_finish(key_arg(at, Value::Int(first + j as i64)), len + 2)
+                        }));
                     }
-                    if lead {
-                        args.push(Value::Cell(of));
-                    }
-                    args.push(Value::Cell(*board.neighbours(of).get(i)?));
-                    args.push(Value::Int(first + (k % n) as i64));
                 }
             }
-            return Some(Action { kind: h.kind, args });
         }
-        None
     }
 }
 

@@ -25,6 +25,7 @@ use serde_json::Value as Json;
 pub use flow::Applied;
 pub use lower::{Options, Program};
 pub use machine::{Machine, RunError, Runtime};
+pub(crate) use sinks::too_many_actions;
 
 use crate::ir::game::Game;
 use crate::model::{Action, MatchState, PlayerIdx};

@@ -32,7 +32,7 @@ impl Block {
     }
 }
 
-fn too_many_actions() -> RunError {
+pub(crate) fn too_many_actions() -> RunError {
     RunError::new(format!(
         "more than {MAX_LISTED_ACTIONS} legal actions to list: an agent that needs every action (greedy, `run --legal`) cannot play this position; narrow the parameter's range or use an agent that samples (random)"
     ))

@@ -65,7 +65,7 @@ impl ArgList {
         self.push(Value::List(start, items.len() as u32));
     }
     /// Appends `v`; a list is copied from `store` (where its items are) into the arguments' own.
-    #[inline]
+    #[inline(always)]
     pub fn push_from(&mut self, v: Value, store: &[i64]) {
         match v {
             Value::List(s, n) => self.push_list(&store[s as usize..(s + n) as usize]),
@@ -115,6 +115,43 @@ impl ArgList {
 impl Default for ArgList {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// A well-spread 64-bit key of an action, built argument by argument so that a key can be computed from
+/// the parts of an action without building it (a block of listed actions shares its leading arguments):
+/// `key_finish(key_arg(...key_arg(key_start(kind), a0)..., an), n)`. List arguments all mix in alike (by
+/// their encoding), so actions that differ only in a list's items share a key: keys find candidates,
+/// equality decides.
+pub fn key_start(kind: u16) -> u64 {
+    key_mix(0, u64::from(kind) + 1)
+}
+
+/// `h` followed by argument `v`.
+#[inline]
+pub fn key_arg(h: u64, v: Value) -> u64 {
+    key_mix(h, v.encode() as u64)
+}
+
+/// The key of an action of `len` arguments whose kind and arguments gave `h`.
+#[inline]
+pub fn key_finish(h: u64, len: usize) -> u64 {
+    key_mix(h, len as u64)
+}
+
+#[inline]
+fn key_mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+impl Action {
+    /// The action's key (see [`key_start`]).
+    pub fn key(&self) -> u64 {
+        let mut h = key_start(self.kind);
+        for i in 0..self.args.len() {
+            h = key_arg(h, self.args.get(i));
+        }
+        key_finish(h, self.args.len())
     }
 }
 
