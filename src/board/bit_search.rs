@@ -106,6 +106,7 @@ impl Board {
 
 /// [`Board::reachable_bits`] on a board of exactly `W` words of cells (`masks`: each cell's neighbours as
 /// `W` words); `out` holds `W` zeroed words.
+#[inline(always)]
 fn reachable_fixed<const W: usize>(
     masks: &[u64],
     from: CellId,

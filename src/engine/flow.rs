@@ -120,8 +120,13 @@ impl Machine<'_> {
         let spec = &g.actions[action.kind as usize];
         let verdict = if trusted {
             // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
-            for (p, v) in prog.actions[action.kind as usize].params.iter().zip(0..) {
-                self.rt.locals[p.slot] = self.arg_value(&action.args, v)?;
+            // `arg_value` spelled out: this loop runs for every action an agent plays.
+            for (i, p) in prog.actions[action.kind as usize].params.iter().enumerate() {
+                let v = match action.args.get(i) {
+                    Value::List(..) => self.new_list(action.args.list(i))?,
+                    v => v,
+                };
+                self.rt.locals[p.slot] = v;
             }
             Ok(())
         } else if g.allowed_actions(self.st).contains(&action.kind) {
