@@ -45,47 +45,8 @@ const ALPHA: f64 = 0.5;
 /// Most submissions one rollout plays before it is scored as it stands.
 const MAX_ROLLOUT_SUBMISSIONS: u32 = 10_000;
 
-/// The policy of rollouts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rollout {
-    /// Uniform over legal actions (the `random` agent).
-    Random,
-    /// Action kind first (the `random_kind` agent).
-    Kind,
-    /// No rollout: a new node is scored by the evaluation at once.
-    None,
-}
-
-#[derive(Clone, Debug)]
-pub struct MctsConfig {
-    pub iterations: u64,
-    pub time_ms: Option<u64>,
-    pub c: f64,
-    pub rollout: Rollout,
-    /// Player-turns a rollout plays before it is scored; `None` to the end of the game.
-    pub depth: Option<u64>,
-    /// The evaluation scoring cut-off rollouts.
-    pub eval: Option<usize>,
-    /// Progressive widening, with moves ranked by the evaluation where there is one.
-    pub widen: bool,
-    /// Weight of the evaluation's ranking in selection (progressive bias, fading as 1 / visits).
-    pub bias: f64,
-}
-
-impl Default for MctsConfig {
-    fn default() -> Self {
-        MctsConfig {
-            iterations: 400,
-            time_ms: None,
-            c: 0.5,
-            rollout: Rollout::Random,
-            depth: Some(1),
-            eval: None,
-            widen: true,
-            bias: 3.0,
-        }
-    }
-}
+mod config;
+pub use config::{MctsConfig, Rollout};
 
 /// Statistics of one move in the tree, from the point of view of the player who made it.
 struct Node {
@@ -142,6 +103,9 @@ pub struct MctsAgent {
     /// The moves of the position at hand, and all of them built (for ranking).
     list: MoveList,
     built: Vec<Move>,
+    /// The moves at the root, listed by the decision's first iteration.
+    root_list: MoveList,
+    root_listed: bool,
     /// A rollout's last submission.
     acted: Vec<Action>,
     found: Vec<Option<u32>>,
@@ -195,6 +159,8 @@ impl MctsAgent {
             acted: Vec::new(),
             list: MoveList::default(),
             built: Vec::new(),
+            root_list: MoveList::default(),
+            root_listed: false,
             found: Vec::new(),
             path: Vec::new(),
             orders: Vec::new(),
@@ -618,16 +584,22 @@ impl MctsAgent {
                 }
                 turn = Some((sim.state.ply, node, true));
             }
-            self.list.fill(look, sim, p)?;
-            if self.list.is_empty() {
+            // Every iteration starts from the root's position: its moves are listed once per decision.
+            let chosen = if node == 0 {
+                if !self.root_listed {
+                    self.root_list.fill(look, sim, p)?;
+                    self.root_listed = true;
+                }
+                std::mem::swap(&mut self.list, &mut self.root_list);
+                let chosen = self.choose(look, node, sim, p);
+                std::mem::swap(&mut self.list, &mut self.root_list);
+                chosen?
+            } else {
+                self.list.fill(look, sim, p)?;
+                self.choose(look, node, sim, p)?
+            };
+            let Some((mv, next)) = chosen else {
                 return Ok(());
-            }
-            if node == 0 || self.nodes[node as usize].visits >= PRIOR_VISITS {
-                self.rank(look, node, sim, p)?;
-            }
-            let (mv, next) = match self.select(node, p, look)? {
-                Pick::Node(c, new) => (self.nodes[c as usize].mv.clone(), Some((c, new))),
-                Pick::Untracked(i) => (self.list.get(i, look)?, None),
             };
             let leaf = !matches!(next, Some((_, false)));
             // Rollout depth counts player-turns from the one in progress at the leaf.
@@ -657,6 +629,28 @@ impl MctsAgent {
                 None => return Ok(()),
             }
         }
+    }
+
+    /// The move selection takes among `self.list` (the moves of `p` at `node`, in `sim`), and the child it
+    /// stands for (`None` for a move outside the tree); `None` when there is no move.
+    #[allow(clippy::type_complexity)] // a move and where it is in the tree
+    fn choose(
+        &mut self,
+        look: &mut Engine,
+        node: u32,
+        sim: &Match,
+        p: PlayerIdx,
+    ) -> Result<Option<(Move, Option<(u32, bool)>)>, RunError> {
+        if self.list.is_empty() {
+            return Ok(None);
+        }
+        if node == 0 || self.nodes[node as usize].visits >= PRIOR_VISITS {
+            self.rank(look, node, sim, p)?;
+        }
+        Ok(Some(match self.select(node, p, look)? {
+            Pick::Node(c, new) => (self.nodes[c as usize].mv.clone(), Some((c, new))),
+            Pick::Untracked(i) => (self.list.get(i, look)?, None),
+        }))
     }
 
     /// Hands in the agent's orders on `sim` and the other due players' orders for the simultaneous turn
@@ -707,6 +701,7 @@ impl MctsAgent {
             return Ok(root_moves.pop());
         }
         self.nodes.clear();
+        self.root_listed = false;
         self.children.clear();
         self.side.clear();
         self.priors.clear();
