@@ -67,6 +67,11 @@ impl MoveList {
         self.keys.is_empty()
     }
 
+    /// The keys of the moves, in order.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// The key of move `i` ([`move_key`] of [`MoveList::get`]).
     pub fn key(&self, i: usize) -> u64 {
         self.keys[i]

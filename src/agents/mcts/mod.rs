@@ -108,15 +108,15 @@ pub struct MctsAgent {
     root_listed: bool,
     /// A rollout's last submission.
     acted: Vec<Action>,
-    found: Vec<Option<u32>>,
+    /// The listed moves that are children of the node at hand: (index in the list, child).
+    found: Vec<(usize, u32)>,
     path: Vec<u32>,
     orders: Vec<(PlayerIdx, Vec<Action>)>,
     evals: Vec<f64>,
     rewards: Vec<f64>,
-    /// Move keys of ranked nodes, best first; a scratch copy for ranking; the list's keys by position.
+    /// Move keys of ranked nodes, best first; a scratch copy for ranking; the ranking being built.
     priors: Vec<Vec<(u64, f64)>>,
     scratch: Option<Match>,
-    keyed: FxMap<u64, usize>,
     ranked: Vec<(f64, u64)>,
     /// Sum of squared evaluation differences at scored leaves, and how many (the logistic's scale).
     sq_sum: f64,
@@ -168,7 +168,6 @@ impl MctsAgent {
             rewards: Vec::new(),
             priors: Vec::new(),
             scratch: None,
-            keyed: FxMap::default(),
             ranked: Vec::new(),
             sq_sum: 0.0,
             scored: 0,
@@ -293,29 +292,26 @@ impl MctsAgent {
     fn select(&mut self, parent: u32, mover: PlayerIdx, look: &Engine) -> Result<Pick, RunError> {
         let mut found = std::mem::take(&mut self.found);
         found.clear();
-        let mut untried = 0u64;
         let mut filter = KeyFilter::default();
         let mut c = self.nodes[parent as usize].first_child;
         while c != NO_NODE {
             filter.add(self.nodes[c as usize].key);
             c = self.nodes[c as usize].next_sibling;
         }
-        for i in 0..self.list.len() {
-            if !filter.may_hold(self.list.key(i)) {
-                untried += 1;
-                found.push(None);
-                continue;
+        // The moves that are children already (ascending); the others are untried.
+        for (i, &key) in self.list.keys().iter().enumerate() {
+            if filter.may_hold(key) {
+                if let Some(c) = self.listed_child(parent, i, look) {
+                    self.nodes[c as usize].avail += 1;
+                    found.push((i, c));
+                }
             }
-            let c = self.listed_child(parent, i, look);
-            match c {
-                Some(c) => self.nodes[c as usize].avail += 1,
-                None => untried += 1,
-            }
-            found.push(c);
         }
+        let untried = (self.list.len() - found.len()) as u64;
+        let tried = |i: usize| found.binary_search_by_key(&i, |&(j, _)| j).is_ok();
         // Progressive widening: a node visited v times considers at most WIDEN * (v + 1)^ALPHA moves,
         // taken best first where the node's moves are ranked, at random otherwise.
-        let existing = found.len() as u64 - untried;
+        let existing = found.len() as u64;
         let visits = f64::from(self.nodes[parent as usize].visits);
         let allowed = if self.cfg.widen {
             (WIDEN * (visits + 1.0).powf(ALPHA)).ceil() as u64
@@ -326,24 +322,21 @@ impl MctsAgent {
             let prior = self.nodes[parent as usize].prior;
             let mut i = None;
             if prior != NO_PRIOR {
-                self.keyed.clear();
-                for (k, c) in found.iter().enumerate() {
-                    if c.is_none() {
-                        self.keyed.entry(self.list.key(k)).or_insert(k);
-                    }
-                }
-                i = self.priors[prior as usize]
-                    .iter()
-                    .find_map(|(key, b)| self.keyed.get(key).map(|i| (*i, *b)));
+                // The best ranked move that is listed now and untried (its first such listing).
+                let keys = self.list.keys();
+                i = self.priors[prior as usize].iter().find_map(|&(key, b)| {
+                    let mut at = keys.iter().enumerate().filter(|(_, k)| **k == key);
+                    at.find(|(i, _)| !tried(*i)).map(|(i, _)| (i, b))
+                });
             }
             let (i, bias) = i.unwrap_or_else(|| {
-                let k = self.rng.below(untried);
-                let i = found
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.is_none())
-                    .nth(k as usize)
-                    .map_or(0, |(i, _)| i);
+                // The k-th untried move: k, moved past each child listed at or before it.
+                let mut i = self.rng.below(untried) as usize;
+                for &(j, _) in &found {
+                    if j <= i {
+                        i += 1;
+                    }
+                }
                 (i, 0.0)
             });
             let mv = match self.list.get(i, look) {
@@ -359,7 +352,7 @@ impl MctsAgent {
             Pick::Node(c, true)
         } else {
             let mut best: Option<(u32, f64)> = None;
-            for c in found.iter().flatten() {
+            for (_, c) in &found {
                 let n = &self.nodes[*c as usize];
                 let score = if n.visits == 0 {
                     f64::INFINITY
