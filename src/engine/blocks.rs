@@ -179,42 +179,11 @@ impl BlockList {
         let Some((h, k)) = self.locate(k) else {
             return false;
         };
+        let Some((tail, n)) = self.tail(h, k, board) else {
+            return false;
+        };
         let start = h.args as usize;
         let lead = &self.args[start..start + h.len as usize];
-        let mut tail = [Value::None; 3];
-        let n = match h.tail {
-            Tail::One => 0,
-            Tail::Range(first) => {
-                tail[0] = Value::Int(first + k as i64);
-                1
-            }
-            Tail::Cells(at) => {
-                match nth_bit(&self.bits[at as usize..at as usize + self.words], k) {
-                    Some(c) => {
-                        tail[0] = Value::Cell(c);
-                        1
-                    }
-                    None => return false,
-                }
-            }
-            Tail::Neighbours {
-                of,
-                lead: with_of,
-                count,
-                first,
-                n,
-            } => {
-                let i = (k / n) as usize;
-                let Some(&c) = board.neighbours(of).get(i).filter(|_| i < count as usize) else {
-                    return false;
-                };
-                let at = usize::from(with_of);
-                tail[0] = Value::Cell(of);
-                tail[at] = Value::Cell(c);
-                tail[at + 1] = Value::Int(first + (k % n) as i64);
-                at + 2
-            }
-        };
         a.kind == h.kind
             && a.args.len() == lead.len() + n
             && lead.iter().enumerate().all(|(j, v)| match *v {
@@ -240,17 +209,32 @@ impl BlockList {
     /// Action `k` of block `h`.
     #[inline]
     fn decode(&self, h: &Head, k: u64, board: &Board) -> Option<Action> {
+        let (tail, n) = self.tail(h, k, board)?;
         let start = h.args as usize;
         let mut args = ArgList::new();
         for v in &self.args[start..start + h.len as usize] {
             args.push_from(*v, &self.items);
         }
-        match h.tail {
-            Tail::One => {}
-            Tail::Range(first) => args.push(Value::Int(first + k as i64)),
+        for v in &tail[..n] {
+            args.push(*v);
+        }
+        Some(Action { kind: h.kind, args })
+    }
+
+    /// The arguments that block `h` adds after its leading ones for its action `k` (how many, up to three).
+    #[inline(always)]
+    fn tail(&self, h: &Head, k: u64, board: &Board) -> Option<([Value; 3], usize)> {
+        let mut tail = [Value::None; 3];
+        let n = match h.tail {
+            Tail::One => 0,
+            Tail::Range(first) => {
+                tail[0] = Value::Int(first + k as i64);
+                1
+            }
             Tail::Cells(at) => {
                 let bits = &self.bits[at as usize..at as usize + self.words];
-                args.push(Value::Cell(nth_bit(bits, k)?));
+                tail[0] = Value::Cell(nth_bit(bits, k)?);
+                1
             }
             Tail::Neighbours {
                 of,
@@ -263,18 +247,16 @@ impl BlockList {
                 if i >= count as usize {
                     return None;
                 }
-                if lead {
-                    args.push(Value::Cell(of));
-                }
-                args.push(Value::Cell(*board.neighbours(of).get(i)?));
-                args.push(Value::Int(first + (k % n) as i64));
+                let at = usize::from(lead);
+                tail[0] = Value::Cell(of);
+                tail[at] = Value::Cell(*board.neighbours(of).get(i)?);
+                tail[at + 1] = Value::Int(first + (k % n) as i64);
+                at + 2
             }
-        }
-        Some(Action { kind: h.kind, args })
+        };
+        Some((tail, n))
     }
-}
 
-impl BlockList {
     /// Appends the key of every action the blocks hold ([`Action::key`]), in order, without building the
     /// actions: a block's leading arguments are mixed in once for all of its actions.
     pub fn keys(&self, board: &Board, out: &mut Vec<u64>) {
