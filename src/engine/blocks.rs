@@ -179,9 +179,14 @@ impl BlockList {
         let Some((h, k)) = self.locate(k) else {
             return false;
         };
-        let Some((tail, n)) = self.tail(h, k, board) else {
+        let (mut tail, mut n) = ([Value::None; 3], 0);
+        let pushed = self.tail(h, k, board, |v| {
+            tail[n] = v;
+            n += 1;
+        });
+        if pushed.is_none() {
             return false;
-        };
+        }
         let start = h.args as usize;
         let lead = &self.args[start..start + h.len as usize];
         a.kind == h.kind
@@ -207,34 +212,27 @@ impl BlockList {
     }
 
     /// Action `k` of block `h`.
-    #[inline]
+    #[inline(always)]
     fn decode(&self, h: &Head, k: u64, board: &Board) -> Option<Action> {
-        let (tail, n) = self.tail(h, k, board)?;
         let start = h.args as usize;
         let mut args = ArgList::new();
         for v in &self.args[start..start + h.len as usize] {
             args.push_from(*v, &self.items);
         }
-        for v in &tail[..n] {
-            args.push(*v);
-        }
+        self.tail(h, k, board, |v| args.push(v))?;
         Some(Action { kind: h.kind, args })
     }
 
-    /// The arguments that block `h` adds after its leading ones for its action `k` (how many, up to three).
+    /// Hands `push` the arguments that block `h` adds after its leading ones for its action `k`, in order
+    /// (up to three); `None` when `k` is past the block.
     #[inline(always)]
-    fn tail(&self, h: &Head, k: u64, board: &Board) -> Option<([Value; 3], usize)> {
-        let mut tail = [Value::None; 3];
-        let n = match h.tail {
-            Tail::One => 0,
-            Tail::Range(first) => {
-                tail[0] = Value::Int(first + k as i64);
-                1
-            }
+    fn tail(&self, h: &Head, k: u64, board: &Board, mut push: impl FnMut(Value)) -> Option<()> {
+        match h.tail {
+            Tail::One => {}
+            Tail::Range(first) => push(Value::Int(first + k as i64)),
             Tail::Cells(at) => {
                 let bits = &self.bits[at as usize..at as usize + self.words];
-                tail[0] = Value::Cell(nth_bit(bits, k)?);
-                1
+                push(Value::Cell(nth_bit(bits, k)?));
             }
             Tail::Neighbours {
                 of,
@@ -247,14 +245,14 @@ impl BlockList {
                 if i >= count as usize {
                     return None;
                 }
-                let at = usize::from(lead);
-                tail[0] = Value::Cell(of);
-                tail[at] = Value::Cell(*board.neighbours(of).get(i)?);
-                tail[at + 1] = Value::Int(first + (k % n) as i64);
-                at + 2
+                if lead {
+                    push(Value::Cell(of));
+                }
+                push(Value::Cell(*board.neighbours(of).get(i)?));
+                push(Value::Int(first + (k % n) as i64));
             }
-        };
-        Some((tail, n))
+        }
+        Some(())
     }
 
     /// Appends the key of every action the blocks hold ([`Action::key`]), in order, without building the

@@ -3,6 +3,7 @@
 //! dynamic callback per element); planned scans test owners and emptiness on the state arrays directly.
 use std::rc::Rc;
 
+use super::columns::{self, ColumnTests};
 use super::expr::{is_empty_test, Arg, Cond};
 use super::typed::Read;
 use super::{plan, Lowerer};
@@ -59,6 +60,8 @@ pub struct CSet {
     pub live: bool,
     /// The variable a set of one operand is, when that operand is a variable read in place.
     one_var: Option<(Read, Ty)>,
+    /// The filter as comparisons of the element cell's variables, read column-wise (see `columns.rs`).
+    columns: Option<ColumnTests>,
 }
 
 /// The owner byte a player value stands for (none is nobody).
@@ -114,6 +117,12 @@ impl CSet {
             SetSource::One(e) if lw.opts.specialise => Read::var(e),
             _ => None,
         };
+        let columns = match (&source, &s.filter) {
+            (CSource::Cells, Some(f)) if lw.opts.specialise && lw.opts.scan && !live => {
+                ColumnTests::of(f, s.slot)
+            }
+            _ => None,
+        };
         CSet {
             source,
             slot: s.slot as usize,
@@ -126,6 +135,7 @@ impl CSet {
             },
             live,
             one_var,
+            columns,
         }
     }
 
@@ -506,6 +516,23 @@ impl CSet {
             return Ok((0..n.div_ceil(64))
                 .map(|w| i64::from(scan_word(m, n, w, &scan).count_ones()))
                 .sum());
+        }
+        // A filter comparing the element's own variables: read from their columns, cell after cell.
+        if let (CSource::Cells, Some(tests), false) = (&self.source, &self.columns, self.live) {
+            let scan = self.cell_scan(m)?;
+            let (tests, k) = tests.ready(m);
+            let (n, stride) = (m.game.board.len(), m.game.cell_slots);
+            let mut count = 0i64;
+            for w in 0..n.div_ceil(64) {
+                let mut bits = scan_word(m, n, w, &scan);
+                while bits != 0 {
+                    let c = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let row = &m.st.cell_vars[c * stride..(c + 1) * stride];
+                    count += i64::from(columns::holds(&tests[..k], row));
+                }
+            }
+            return Ok(count);
         }
         let mut n = 0i64;
         self.each(m, |_, _| {
