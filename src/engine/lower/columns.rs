@@ -1,5 +1,5 @@
-//! Filters of a cell set that compare whole-number variables of the element cell (`stones > sent`,
-//! `incoming[me] >= 4`) with each other or with values that do not depend on the element: tested by
+//! Filters of a cell set that compare whole-number variables of the element cell (`count > used`,
+//! `arriving[me] >= 4`) with each other or with values that do not depend on the element: tested by
 //! reading the variables' columns cell after cell, without binding each cell and calling the filter's
 //! closure. They mean what the lowered filter means (the same comparison of optional numbers as
 //! `typed_cond` makes of the same operands), so a set counts the same cells either way.
