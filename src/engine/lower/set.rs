@@ -489,22 +489,13 @@ impl CSet {
             return Ok(None);
         };
         let scan = self.cell_scan(m)?;
-        let (n, stride) = (m.game.board.len(), m.game.cell_slots);
-        let mut total = 0i64;
-        for w in 0..n.div_ceil(64) {
-            let mut bits = scan_word(m, n, w, &scan);
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let raw = m.st.cell_vars[c * stride + offset];
-                if raw != ABSENT {
-                    total = total
-                        .checked_add(raw)
-                        .ok_or_else(|| RunError::new("arithmetic overflow"))?;
-                }
-            }
-        }
-        Ok(Some(total))
+        fold_scanned(m, &scan, 0i64, |total, row| match row[offset] {
+            ABSENT => Ok(total),
+            raw => total
+                .checked_add(raw)
+                .ok_or_else(|| RunError::new("arithmetic overflow")),
+        })
+        .map(Some)
     }
 
     /// Number of elements.
@@ -521,18 +512,9 @@ impl CSet {
         if let (CSource::Cells, Some(tests), false) = (&self.source, &self.columns, self.live) {
             let scan = self.cell_scan(m)?;
             let (tests, k) = tests.ready(m);
-            let (n, stride) = (m.game.board.len(), m.game.cell_slots);
-            let mut count = 0i64;
-            for w in 0..n.div_ceil(64) {
-                let mut bits = scan_word(m, n, w, &scan);
-                while bits != 0 {
-                    let c = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let row = &m.st.cell_vars[c * stride..(c + 1) * stride];
-                    count += i64::from(columns::holds(&tests[..k], row));
-                }
-            }
-            return Ok(count);
+            return fold_scanned(m, &scan, 0i64, |count, row| {
+                Ok(count + i64::from(columns::holds(&tests[..k], row)))
+            });
         }
         let mut n = 0i64;
         self.each(m, |_, _| {
@@ -726,6 +708,27 @@ fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
         bits &= if e { !occ } else { occ };
     }
     bits
+}
+
+/// Folds `f` over the variables of each cell the planned scans pick, in board order.
+#[inline]
+fn fold_scanned<T>(
+    m: &Machine<'_>,
+    scan: &CellScan,
+    init: T,
+    mut f: impl FnMut(T, &[i64]) -> R<T>,
+) -> R<T> {
+    let (n, stride) = (m.game.board.len(), m.game.cell_slots);
+    let mut acc = init;
+    for w in 0..n.div_ceil(64) {
+        let mut bits = scan_word(m, n, w, scan);
+        while bits != 0 {
+            let c = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            acc = f(acc, &m.st.cell_vars[c * stride..(c + 1) * stride])?;
+        }
+    }
+    Ok(acc)
 }
 
 fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
