@@ -3,8 +3,8 @@
 //! Each candidate action is tried on a copy of the match by a private engine with logging off, so the
 //! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
-use super::search::copy_into;
-use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use super::search::{copy_into, take_lookahead};
+use super::{act_by_filling, submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -91,30 +91,45 @@ impl Agent for GreedyAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
+        act_by_filling(self, engine, m, player)
+    }
+
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
         debug_assert_eq!(player, self.player);
+        let mut look = take_lookahead(&mut self.look, engine)?;
+        let result = self.submit(engine, &mut look, m, player, out);
+        self.look = Some(look);
+        result
+    }
+}
+
+impl GreedyAgent {
+    /// One submission: the best-scoring action, again and again; where handing in early is allowed, it
+    /// stops once nothing improves the position.
+    fn submit(
+        &mut self,
+        engine: &mut Engine,
+        look: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
         let game = engine.game.clone();
-        if self
-            .look
-            .as_ref()
-            .is_none_or(|l| !std::sync::Arc::ptr_eq(&l.game, &game))
-        {
-            self.look = Some(engine.sibling()?);
-        }
-        let Some(look) = self.look.as_mut() else {
-            return Err(RunError::new("no lookahead engine"));
-        };
         let eval = self.eval.unwrap_or_else(|| game.evaluation("greedy"));
-        let mark = Mark::new(m);
-        // Where handing in early is allowed, stop once nothing improves the position.
         let optional = matches!(
             game.phase(&m.state).submission,
             Submission::Orders | Submission::Batch
         );
-        let mut out = Vec::new();
-        while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+        submit_each(engine, m, player, out, |engine, m| {
             engine.legal(m, player, &mut self.legal)?;
             if self.legal.is_empty() {
-                break;
+                return Ok(None);
             }
             // Every try starts from the same generator state, copied into the scratch match's own.
             let probe = Rng::new(game.rng, self.rng.below(u64::MAX));
@@ -133,14 +148,11 @@ impl Agent for GreedyAgent {
                     best = Some((i, v));
                 }
             }
-            let Some((i, v)) = best else { break };
+            let Some((i, v)) = best else { return Ok(None) };
             if current.is_some_and(|c| v <= c) {
-                break;
+                return Ok(None);
             }
-            let action = self.legal[i].clone();
-            apply_recorded(engine, m, player, action, &mut out)?;
-        }
-        close(engine, m, player, mark)?;
-        Ok(out)
+            Ok(Some(self.legal[i].clone()))
+        })
     }
 }

@@ -15,8 +15,8 @@
 //!
 //! Copies for lookahead are kept per depth and refilled with `clone_from`, so a search allocates nothing
 //! per node once warm.
-use super::search::{advantage, decider, moves, play, Move};
-use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use super::search::{advantage, decider, moves, play, take_lookahead, Move};
+use super::{act_by_filling, submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
 use crate::rng::{Rng, RngKind};
@@ -199,26 +199,25 @@ impl Agent for MinimaxAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
+        act_by_filling(self, engine, m, player)
+    }
+
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
         debug_assert_eq!(player, self.player);
-        let mut look = match self.look.take() {
-            Some(l) if std::sync::Arc::ptr_eq(&l.game, &engine.game) => l,
-            _ => engine.sibling()?,
-        };
-        let mark = Mark::new(m);
-        let mut out = Vec::new();
-        let result = (|| {
-            while out.len() < MAX_SUBMISSION && mark.open(m, player) {
-                match self.decide(&mut look, m)? {
-                    Some(Move::Act(a)) => {
-                        apply_recorded(engine, m, player, a, &mut out)?;
-                    }
-                    Some(Move::End) | None => break,
-                }
-            }
-            close(engine, m, player, mark)
-        })();
+        let mut look = take_lookahead(&mut self.look, engine)?;
+        let result = submit_each(engine, m, player, out, |_, m| {
+            Ok(match self.decide(&mut look, m)? {
+                Some(Move::Act(a)) => Some(a),
+                Some(Move::End) | None => None,
+            })
+        });
         self.look = Some(look);
-        result?;
-        Ok(out)
+        result
     }
 }

@@ -128,6 +128,27 @@ pub fn act_by_filling<A: Agent + ?Sized>(
     Ok(out)
 }
 
+/// Plays one submission for `player` into `out` (whatever it held is replaced): asks `next` for an action
+/// until it has none (the agent hands in), the submission is over or [`MAX_SUBMISSION`] actions were
+/// given; applies and records each, then closes the submission if it is still open. `next` is only asked
+/// while the player may still act. Every agent that applies its own actions plays its turn through here.
+#[inline]
+pub fn submit_each(
+    engine: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+    out: &mut Vec<Action>,
+    mut next: impl FnMut(&mut Engine, &mut Match) -> Result<Option<Action>, RunError>,
+) -> Result<(), RunError> {
+    out.clear();
+    let mark = Mark::new(m);
+    while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+        let Some(a) = next(engine, m)? else { break };
+        apply_recorded(engine, m, player, a, out)?;
+    }
+    close(engine, m, player, mark)
+}
+
 /// Closes the submission when the player is still due in it (batch turns end, orders are handed in).
 pub fn close(
     engine: &mut Engine,

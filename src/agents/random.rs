@@ -1,7 +1,7 @@
 //! The random agents, drawing from their own seeded streams so the game's random draws are untouched:
 //! `random` is uniform over the legal actions; `random_kind` draws an action kind first (uniform over the
 //! kinds with a legal action), then one of that kind's actions.
-use super::{act_by_filling, apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use super::{act_by_filling, submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -61,31 +61,28 @@ impl Agent for RandomAgent {
         player: PlayerIdx,
         out: &mut Vec<Action>,
     ) -> Result<(), RunError> {
-        out.clear();
-        let mark = Mark::new(m);
         // In order phases handing in is a choice like any order, so a random number of orders is given.
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+        submit_each(engine, m, player, out, |engine, m| {
             // One walk lists the legal actions as blocks; the pick is uniform over every action in them
             // (the same draw as counting then taking the k-th).
             engine.block_list(m, player, &mut self.blocks)?;
             let n = self.blocks.total();
             let choices = n + u64::from(orders);
             if choices == 0 {
-                break;
+                return Ok(None);
             }
             let k = self.rng.below(choices);
             if k == n {
-                break;
+                return Ok(None);
             }
-            let Some(action) = self.blocks.get(k, &engine.game.board) else {
-                return Err(RunError::new(format!(
+            match self.blocks.get(k, &engine.game.board) {
+                Some(action) => Ok(Some(action)),
+                None => Err(RunError::new(format!(
                     "legal action {k} of {n} could not be enumerated"
-                )));
-            };
-            apply_recorded(engine, m, player, action, out)?;
-        }
-        close(engine, m, player, mark)
+                ))),
+            }
+        })
     }
 }
 
@@ -143,12 +140,10 @@ impl Agent for RandomKindAgent {
         player: PlayerIdx,
         out: &mut Vec<Action>,
     ) -> Result<(), RunError> {
-        out.clear();
-        let mark = Mark::new(m);
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
         self.per_kind.clear();
         self.per_kind.resize(engine.game.actions.len(), 0);
-        while out.len() < MAX_SUBMISSION && mark.open(m, player) {
+        submit_each(engine, m, player, out, |engine, m| {
             engine.legal_blocks(m, player, &mut self.blocks)?;
             self.per_kind.iter_mut().for_each(|n| *n = 0);
             for b in &self.blocks {
@@ -157,11 +152,11 @@ impl Agent for RandomKindAgent {
             let kinds = self.per_kind.iter().filter(|n| **n > 0).count() as u64;
             let choices = kinds + u64::from(orders);
             if choices == 0 {
-                break;
+                return Ok(None);
             }
             let pick = self.rng.below(choices);
             if pick == kinds {
-                break;
+                return Ok(None);
             }
             let Some(kind) = self
                 .per_kind
@@ -171,22 +166,16 @@ impl Agent for RandomKindAgent {
                 .nth(pick as usize)
                 .map(|(k, _)| k as u16)
             else {
-                break;
+                return Ok(None);
             };
             let mut k = self.rng.below(self.per_kind[kind as usize]);
-            let mut action = None;
             for b in self.blocks.iter().filter(|b| b.action.kind == kind) {
                 if k < b.size() {
-                    action = Some(b.get(k));
-                    break;
+                    return Ok(Some(b.get(k)));
                 }
                 k -= b.size();
             }
-            let Some(action) = action else {
-                return Err(RunError::new("a listed action could not be enumerated"));
-            };
-            apply_recorded(engine, m, player, action, out)?;
-        }
-        close(engine, m, player, mark)
+            Err(RunError::new("a listed action could not be enumerated"))
+        })
     }
 }

@@ -126,6 +126,15 @@ fn finite(x: f64) -> f64 {
     }
 }
 
+/// The lookahead engine a search agent keeps between decisions, taken out of `slot` when it plays
+/// `engine`'s game, or a new one (the agent puts it back after the decision).
+pub fn take_lookahead(slot: &mut Option<Engine>, engine: &Engine) -> Result<Engine, RunError> {
+    match slot.take() {
+        Some(l) if std::sync::Arc::ptr_eq(&l.game, &engine.game) => Ok(l),
+        _ => engine.sibling(),
+    }
+}
+
 /// Copies `from` into `slot`, reusing the memory of the match already there.
 pub fn copy_into<'s>(slot: &'s mut Option<Match>, from: &Match) -> &'s mut Match {
     match slot {

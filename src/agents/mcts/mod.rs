@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use super::move_list::{move_key, FxMap, KeyFilter, MoveList};
 use super::random::{RandomAgent, RandomKindAgent};
-use super::search::{advantage, decider, may_end, moves, outcome, play, Move};
-use super::{apply_recorded, close, Agent, Mark, MAX_SUBMISSION};
+use super::search::{advantage, decider, may_end, moves, outcome, play, take_lookahead, Move};
+use super::{act_by_filling, submit_each, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -754,12 +754,18 @@ impl Agent for MctsAgent {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<Vec<Action>, RunError> {
+        act_by_filling(self, engine, m, player)
+    }
+
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
         debug_assert_eq!(player, self.player);
-        let mut look = match self.look.take() {
-            Some(l) if std::sync::Arc::ptr_eq(&l.game, &engine.game) => l,
-            _ => engine.sibling()?,
-        };
-        let mark = Mark::new(m);
+        let mut look = take_lookahead(&mut self.look, engine)?;
         if engine.game.phase(&m.state).submission == Submission::Orders {
             match &mut self.root_turn {
                 Some(t) => t.clone_from(m),
@@ -768,20 +774,13 @@ impl Agent for MctsAgent {
         } else {
             self.root_turn = None;
         }
-        let mut out = Vec::new();
-        let result = (|| {
-            while out.len() < MAX_SUBMISSION && mark.open(m, player) {
-                match self.decide(&mut look, m)? {
-                    Some(Move::Act(a)) => {
-                        apply_recorded(engine, m, player, a, &mut out)?;
-                    }
-                    Some(Move::End) | None => break,
-                }
-            }
-            close(engine, m, player, mark)
-        })();
+        let result = submit_each(engine, m, player, out, |_, m| {
+            Ok(match self.decide(&mut look, m)? {
+                Some(Move::Act(a)) => Some(a),
+                Some(Move::End) | None => None,
+            })
+        });
         self.look = Some(look);
-        result?;
-        Ok(out)
+        result
     }
 }
