@@ -1,5 +1,5 @@
 //! The optimised program plays exactly the games the plain one does. Every shipped ruleset (and the
-//! fixtures with simultaneous turns and stuck players) is lowered twice: with every optimisation (leaf
+//! fixtures with simultaneous turns, stuck players and sums computed column-wise) is lowered twice: with every optimisation (leaf
 //! operands read in place, typed reads, scheduled and hoisted tests, planned scans, cached fixed sets) and
 //! with none. The same seeded games between random agents (which pick by counting blocks of legal actions
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
@@ -16,7 +16,7 @@ use arbiter::simulate::play::{play_match, play_match_observed, PlayOptions};
 
 fn games() -> Vec<PathBuf> {
     let mut v = support::shipped_rulesets();
-    for fixture in ["simultaneous/pennies", "stuck"] {
+    for fixture in ["simultaneous/pennies", "stuck", "column_sums"] {
         v.push(support::root().join("tests/fixtures").join(fixture));
     }
     v

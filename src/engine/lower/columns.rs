@@ -8,11 +8,26 @@ use crate::engine::machine::Machine;
 use crate::ir::{BinOp, Expr};
 use crate::model::value::ABSENT;
 
-/// One side of a comparison: a variable of the element cell (its slot, and the player of a per-player
-/// variable), or an operand read once per use of the set.
-enum Side {
+/// One side of a comparison (or an operand of a summand, `column_term.rs`): a variable of the element
+/// cell (its slot, and the player of a per-player variable), or an operand read once per use of the set.
+pub enum Side {
     Element(usize, Option<Who>),
     Fixed(IntArg),
+}
+
+impl Side {
+    /// The side for the cells of one use of the set: the player of a per-player variable and a fixed
+    /// operand read now.
+    pub fn ready(&self, m: &Machine<'_>) -> Ready {
+        match self {
+            Side::Element(offset, None) => Ready::Column(*offset),
+            Side::Element(offset, Some(who)) => match who.player(m) {
+                Some(p) => Ready::Column(offset + p as usize),
+                None => Ready::Value(None),
+            },
+            Side::Fixed(a) => Ready::Value(a.get(m)),
+        }
+    }
 }
 
 /// A side ready for the cells of one use of the set.
@@ -27,7 +42,10 @@ pub enum Ready {
 pub struct ColumnTests(Vec<(BinOp, Side, Side)>);
 
 /// Most comparisons a filter of this shape has (more: the filter's closure tests it).
-const MAX_TESTS: usize = 4;
+pub const MAX_TESTS: usize = 4;
+
+/// A placeholder test (never read: a ready filter says how many of its tests count).
+pub const ALWAYS: Test = (BinOp::Eq, Ready::Value(None), Ready::Value(None));
 
 /// A comparison ready for the cells of one use of the set.
 pub type Test = (BinOp, Ready, Ready);
@@ -44,17 +62,9 @@ impl ColumnTests {
     /// The tests for this use of the set (the players of per-player variables and the fixed operands read
     /// now), and how many there are.
     pub fn ready(&self, m: &Machine<'_>) -> ([Test; MAX_TESTS], usize) {
-        let mut out = [(BinOp::Eq, Ready::Value(None), Ready::Value(None)); MAX_TESTS];
-        let side = |s: &Side| match s {
-            Side::Element(offset, None) => Ready::Column(*offset),
-            Side::Element(offset, Some(who)) => match who.player(m) {
-                Some(p) => Ready::Column(offset + p as usize),
-                None => Ready::Value(None),
-            },
-            Side::Fixed(a) => Ready::Value(a.get(m)),
-        };
+        let mut out = [ALWAYS; MAX_TESTS];
         for (o, (op, a, b)) in out.iter_mut().zip(&self.0) {
-            *o = (*op, side(a), side(b));
+            *o = (*op, a.ready(m), b.ready(m));
         }
         (out, self.0.len())
     }
@@ -90,7 +100,9 @@ fn collect(e: &Expr, slot: usize, out: &mut Vec<(BinOp, Side, Side)>) -> Option<
     }
 }
 
-fn side(e: &Expr, slot: usize) -> Option<Side> {
+/// `e` as a side over the element in `slot`: `None` when it is no whole-number operand read in place, or
+/// reads the element in another way (a unit's variable, a player the element names).
+pub fn side(e: &Expr, slot: usize) -> Option<Side> {
     let element = |who: &Who| matches!(who, Who::Local(l) if *l == slot);
     Some(match IntArg::of(e)? {
         IntArg::Var(Read::Cell { local, offset }) if local == slot => Side::Element(offset, None),

@@ -1,8 +1,9 @@
 //! Expressions lowered to closures. Operands that are leaves (a local, `me`, `opponent`, a constant) are read
 //! inline by their parent instead of through a call; conditions have their own closures that decide
 //! comparisons, `and`, `or` and `not` without building values. The meaning is exactly the IR's.
+use super::column_term::ColumnTerm;
 use super::set::CSet;
-use super::typed::{IntArg, Read, RowOf};
+use super::typed::RowOf;
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::{arith, compare, out_of_range, pure_builtin};
@@ -463,18 +464,17 @@ impl Lowerer<'_> {
             }
             Expr::Sum(s, x) => {
                 let generic = self.sum(s, x);
-                // A whole-number variable of the element cell: summed from its column when the set allows.
-                match IntArg::of(x) {
-                    Some(IntArg::Var(Read::Cell { local, offset }))
-                        if local == s.slot as usize && self.opts.specialise =>
-                    {
+                // Arithmetic on the element cell's own variables: computed from their columns when the set
+                // allows.
+                match ColumnTerm::of(x, s.slot).filter(|_| self.opts.specialise) {
+                    Some(term) => {
                         let set = self.set(s);
-                        ev!(|m| match set.sum_cell_column(m, offset)? {
+                        ev!(|m| match set.sum_column_term(m, &term)? {
                             Some(total) => Ok(Value::Int(total)),
                             None => generic(m),
                         })
                     }
-                    _ => generic,
+                    None => generic,
                 }
             }
             Expr::Steps {

@@ -7,8 +7,9 @@
 //! such tree. The meaning is exactly the generic path's: arithmetic with none gives none, overflow and
 //! division by zero are the same errors ([`int_arith`] is shared), and `floor`/`ceil` of a whole number or
 //! none is that value.
+use super::column_term::ColumnTerm;
 use super::expr::{Cond, Ev};
-use super::typed::{compare_opt, IntArg, Read, RowOf};
+use super::typed::{compare_opt, IntArg, RowOf};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::ops::int_arith;
@@ -164,35 +165,19 @@ impl Lowerer<'_> {
     }
 
     /// `sum(s, x)` of a whole-number `x`, added up as numbers: none adds nothing, an overflow is the
-    /// generic sum's error, an empty set sums to 0. A variable of the element cell (also one per player)
-    /// is summed from its column when the set allows (see `CSet::sum_cell_column`).
+    /// generic sum's error, an empty set sums to 0. Arithmetic on the element cell's own variables (also
+    /// ones per player) is computed from their columns when the set allows (see `CSet::sum_column_term`).
     fn int_sum(&mut self, s: &SetExpr, x: &Expr) -> Option<IntNode> {
-        // A variable of the element cell, for everyone or per player (`forces[opponent]`).
-        let column = match IntArg::of(x) {
-            Some(IntArg::Var(Read::Cell { local, offset })) if local == s.slot as usize => {
-                Some((offset, None))
-            }
-            Some(IntArg::Var(Read::CellOf { local, offset, who })) if local == s.slot as usize => {
-                Some((offset, Some(who)))
-            }
-            _ => None,
-        };
+        let term = ColumnTerm::of(x, s.slot);
         let x_node = self.int_node(x)?;
         // As in the generic sum: a script in `x` may change the state while the set is walked.
         let impure = !x.reads(&mut Vec::new());
         let mut set = self.set(s);
         set.live |= impure;
         Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-            if let Some((offset, who)) = column {
-                // The player is read once: the element does not change it (the summand is pure).
-                let offset = match who.map(|w| w.player(m)) {
-                    None => Some(offset),
-                    Some(p) => p.map(|p| offset + p as usize),
-                };
-                if let Some(offset) = offset {
-                    if let Some(total) = set.sum_cell_column(m, offset)? {
-                        return Ok(Some(total));
-                    }
+            if let Some(term) = &term {
+                if let Some(total) = set.sum_column_term(m, term)? {
+                    return Ok(Some(total));
                 }
             }
             let mut total = 0i64;

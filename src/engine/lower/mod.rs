@@ -7,6 +7,7 @@
 //! without any optimisation (no specialised closures, no hoisting, no planned scans): the same games played
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
+mod column_term;
 mod columns;
 mod expr;
 mod int;

@@ -3,7 +3,8 @@
 //! dynamic callback per element); planned scans test owners and emptiness on the state arrays directly.
 use std::rc::Rc;
 
-use super::columns::{self, ColumnTests};
+use super::column_term::{ColumnTerm, GaveUp};
+use super::columns::{self, ColumnTests, Ready};
 use super::expr::{is_empty_test, Arg, Cond};
 use super::typed::Read;
 use super::{plan, Lowerer};
@@ -481,21 +482,51 @@ impl CSet {
         Ok((owner, self.scan.empty, fixed))
     }
 
-    /// The sum of whole-number cell variable `offset` over this set, read from the column word by word,
-    /// when the set is cells picked by planned scans alone (`sum(cells where owner == me, yield)`); `None`
-    /// otherwise. Unset variables add nothing; an overflow is the generic sum's error.
-    pub fn sum_cell_column(&self, m: &mut Machine<'_>, offset: usize) -> R<Option<i64>> {
-        let (CSource::Cells, None, false) = (&self.source, &self.filter, self.live) else {
+    /// The sum of `term`, a summand over the element cell's own variables (`column_term.rs`), over this
+    /// set, computed from the columns cell after cell, when the set is cells picked by planned scans and
+    /// perhaps a filter of column tests (`sum(cells where owner == me, count - used)`); `None` otherwise,
+    /// and when the summand or the total would raise an error (the generic sum raises it). Unset variables
+    /// are none, which adds nothing.
+    pub fn sum_column_term(&self, m: &mut Machine<'_>, term: &ColumnTerm) -> R<Option<i64>> {
+        let (CSource::Cells, false) = (&self.source, self.live) else {
             return Ok(None);
         };
+        if self.filter.is_some() && self.columns.is_none() {
+            return Ok(None);
+        }
         let scan = self.cell_scan(m)?;
-        fold_scanned(m, &scan, 0i64, |total, row| match row[offset] {
-            ABSENT => Ok(total),
-            raw => total
-                .checked_add(raw)
-                .ok_or_else(|| RunError::new("arithmetic overflow")),
-        })
-        .map(Some)
+        // One variable over the scanned cells alone (`sum(cells where owner == me, yield)`): its column.
+        if let (None, Some(Ready::Column(offset))) = (&self.filter, term.single(m)) {
+            return fold_scanned(m, &scan, Some(0i64), |total, row| {
+                Ok(match (total, row[offset]) {
+                    (Some(total), ABSENT) => Some(total),
+                    (Some(total), raw) => total.checked_add(raw),
+                    (None, _) => None,
+                })
+            });
+        }
+        // Unset variables are none, which adds nothing; an error gives up (the generic sum raises it).
+        let add = |total: Result<i64, GaveUp>, row: &[i64]| {
+            let total = total?;
+            match term.value(m, row)? {
+                Some(x) => total.checked_add(x).ok_or(GaveUp),
+                None => Ok(total),
+            }
+        };
+        let total = match (&self.filter, &self.columns) {
+            (Some(_), Some(tests)) => {
+                let (tests, k) = tests.ready(m);
+                fold_scanned(m, &scan, Ok(0i64), |total, row| {
+                    Ok(if columns::holds(&tests[..k], row) {
+                        add(total, row)
+                    } else {
+                        total
+                    })
+                })?
+            }
+            _ => fold_scanned(m, &scan, Ok(0i64), |total, row| Ok(add(total, row)))?,
+        };
+        Ok(total.ok())
     }
 
     /// Number of elements.
@@ -711,7 +742,7 @@ fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
 }
 
 /// Folds `f` over the variables of each cell the planned scans pick, in board order.
-#[inline]
+#[inline(always)]
 fn fold_scanned<T>(
     m: &Machine<'_>,
     scan: &CellScan,
