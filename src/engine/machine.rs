@@ -39,6 +39,9 @@ pub struct Runtime {
     pub reached: Vec<u64>,
     /// The candidate cells of a parameter enumerated as a bit set.
     pub cell_bits: Vec<u64>,
+    /// Values and row offsets of cells summed a word at a time (`lower/column_term.rs`).
+    pub lanes: Vec<i64>,
+    pub lane_rows: Vec<usize>,
     /// Facts of the simultaneous turn being resolved.
     pub flow: super::resolve::FlowSnapshot,
     cell_bufs: Vec<Vec<CellId>>,
@@ -64,6 +67,8 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            lanes: Vec::new(),
+            lane_rows: Vec::new(),
             flow: Default::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),
@@ -83,6 +88,8 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            lanes: Vec::new(),
+            lane_rows: Vec::new(),
             flow: Default::default(),
             cell_bufs: Vec::new(),
             pair_bufs: Vec::new(),

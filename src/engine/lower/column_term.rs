@@ -1,13 +1,16 @@
 //! Summands of a cell set that are arithmetic on the element cell's own whole-number variables
 //! (`sum(cells where owner == me, count - used)`, `sum(cells where owner == none, 3 * min(arriving[me], 3))`):
-//! computed from the row of the cell's variables, cell after cell, by closures that read their operands
-//! from the row in place, instead of binding each cell and reading its variables through the local that
-//! holds it.
+//! computed for up to 64 cells at once (the cells one word of the planned scans picks), one operation
+//! after another over arrays of values, instead of binding each cell and evaluating the summand's closures
+//! for it. An operation costs one dispatch per word, not per cell; operands that do not depend on the
+//! element, and the players of per-player variables, are read once per word.
 //!
-//! The closures mean what the lowered summand means (`int.rs`): none with anything is none, `min`, `max`,
-//! `??`, `floor`, `ceil` and negation as there. Where the summand would raise an error (an overflow, a
-//! division by zero), they give up instead, and the caller sums the generic way, which raises the same
-//! error at the same cell: the summand only reads the state, so computing it twice changes nothing.
+//! The operations mean what the lowered summand means (`int.rs`): none with anything is none, `min`,
+//! `max`, `??`, `floor`, `ceil` and negation as there. Where the summand would raise an error (an
+//! overflow, a division by zero), the computation gives up instead, and the caller sums the generic way,
+//! which raises the same error at the same cell: the summand only reads the state, so computing it twice
+//! changes nothing. Values are whole numbers with `ABSENT` for none; a computed value that happens to be
+//! `ABSENT` gives up too, so none is never mistaken for a number.
 use super::columns::{side, Ready, Side};
 use super::typed::{IntArg, Who};
 use crate::engine::machine::Machine;
@@ -15,37 +18,140 @@ use crate::ir::ops::int_arith;
 use crate::ir::{BinOp, Builtin, Expr};
 use crate::model::value::ABSENT;
 
-/// The summand's value gave up: it would raise an error; the generic sum raises it.
+/// The computation gave up: the summand would raise an error; the generic sum raises it.
 pub struct GaveUp;
 
-/// A value on the way: `None` gave up; `Some(ABSENT)` is none (a computed value that happens to be
-/// `ABSENT` gives up too, so none is never mistaken for a number). Two words, returned in registers.
-type Out = Option<i64>;
+/// Cells computed at once: one word of the planned scans.
+pub const LANES: usize = 64;
 
-/// The summand's value for a cell, from the row of its variables.
-type RowFn = Box<dyn Fn(&Machine<'_>, &[i64]) -> Out + Send + Sync>;
+/// Scratch a summand needs: an array of values for the result and for each operand on the way.
+pub const LANES_SCRATCH: usize = LANES * (MAX_NODES + 1);
 
-/// An operand, read in place or computed by a closure.
+/// An operand of an operation.
 enum Operand {
-    /// A variable of the element cell.
+    /// A variable of the element cell (its slot in each cell's row).
     Column(usize),
     /// A per-player variable of the element cell, for a player.
     ColumnOf(usize, Who),
     /// A value that does not depend on the element.
     Fixed(IntArg),
-    Fn(RowFn),
+    Op(Box<Operation>),
+}
+
+/// An operation on one operand or two.
+struct Operation {
+    kind: Kind,
+    a: Operand,
+    b: Option<Operand>,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Coalesce,
+    Add,
+    Sub,
+    Mul,
+    /// Division and remainder as the generic path does them ([`int_arith`]).
+    Arith(BinOp),
+    Min,
+    Max,
+    Neg,
 }
 
 impl Operand {
-    #[inline(always)]
-    fn get(&self, m: &Machine<'_>, row: &[i64]) -> Out {
+    /// The operand's values for the cells whose rows start at `rows` in `vars`, into `out` (as long as
+    /// `rows`), with `spare` (room for [`MAX_NODES`] more arrays as long) for the operands of operations.
+    fn eval(
+        &self,
+        m: &Machine<'_>,
+        vars: &[i64],
+        rows: &[usize],
+        out: &mut [i64],
+        spare: &mut [i64],
+    ) -> Result<(), GaveUp> {
         match self {
-            Operand::Column(i) => Some(row[*i]),
-            Operand::ColumnOf(i, who) => {
-                Some(who.player(m).map_or(ABSENT, |p| row[i + p as usize]))
+            Operand::Column(i) => {
+                for (o, r) in out.iter_mut().zip(rows) {
+                    *o = vars[r + i];
+                }
             }
-            Operand::Fixed(a) => Some(a.get(m).unwrap_or(ABSENT)),
-            Operand::Fn(f) => f(m, row),
+            Operand::ColumnOf(i, who) => match who.player(m) {
+                Some(p) => {
+                    let i = i + p as usize;
+                    for (o, r) in out.iter_mut().zip(rows) {
+                        *o = vars[r + i];
+                    }
+                }
+                None => out.fill(ABSENT),
+            },
+            Operand::Fixed(a) => out.fill(a.get(m).unwrap_or(ABSENT)),
+            Operand::Op(op) => op.eval(m, vars, rows, out, spare)?,
+        }
+        Ok(())
+    }
+}
+
+impl Operation {
+    fn eval(
+        &self,
+        m: &Machine<'_>,
+        vars: &[i64],
+        rows: &[usize],
+        out: &mut [i64],
+        spare: &mut [i64],
+    ) -> Result<(), GaveUp> {
+        // Both operands first, as the lowered summand evaluates them.
+        self.a.eval(m, vars, rows, out, spare)?;
+        let Some(b) = &self.b else {
+            // Negation, the only operation of one operand.
+            for x in out.iter_mut() {
+                if *x != ABSENT {
+                    *x = x.checked_neg().filter(|&r| r != ABSENT).ok_or(GaveUp)?;
+                }
+            }
+            return Ok(());
+        };
+        let (ys, spare) = spare.split_at_mut(out.len());
+        b.eval(m, vars, rows, ys, spare)?;
+        // `f` on two numbers; none when either is none; a computed `ABSENT` gives up.
+        fn each(
+            out: &mut [i64],
+            ys: &[i64],
+            f: impl Fn(i64, i64) -> Result<i64, GaveUp>,
+        ) -> Result<(), GaveUp> {
+            for (x, &y) in out.iter_mut().zip(ys) {
+                if *x != ABSENT && y != ABSENT {
+                    *x = f(*x, y)?;
+                    if *x == ABSENT {
+                        return Err(GaveUp);
+                    }
+                } else {
+                    *x = ABSENT;
+                }
+            }
+            Ok(())
+        }
+        match self.kind {
+            Kind::Coalesce => {
+                for (x, &y) in out.iter_mut().zip(ys.iter()) {
+                    if *x == ABSENT {
+                        *x = y;
+                    }
+                }
+                Ok(())
+            }
+            Kind::Add => each(out, ys, |x, y| x.checked_add(y).ok_or(GaveUp)),
+            Kind::Sub => each(out, ys, |x, y| x.checked_sub(y).ok_or(GaveUp)),
+            Kind::Mul => each(out, ys, |x, y| x.checked_mul(y).ok_or(GaveUp)),
+            Kind::Min => each(out, ys, |x, y| Ok(x.min(y))),
+            Kind::Max => each(out, ys, |x, y| Ok(x.max(y))),
+            Kind::Arith(op) => each(out, ys, |x, y| match int_arith(op, x, y) {
+                Some(Ok(r)) => Ok(r),
+                Some(Err(_)) => Err(GaveUp),
+                // No whole-number result: none.
+                None => Ok(ABSENT),
+            }),
+            Kind::Neg => unreachable!("negation has one operand"),
         }
     }
 }
@@ -57,16 +163,16 @@ pub struct ColumnTerm {
     single: Option<Side>,
 }
 
-/// Most operations of a summand of this shape (more: the summand's closures compute it).
-const MAX_OPS: usize = 8;
+/// Most operands and operations of a summand of this shape (more: the summand's closures compute it).
+const MAX_NODES: usize = 8;
 
 impl ColumnTerm {
     /// The summand `x` over the element in `slot`, when it has that shape and reads the element (a
     /// summand that does not is left to the generic sum).
     pub fn of(x: &Expr, slot: u16) -> Option<ColumnTerm> {
-        let (mut ops, mut reads) = (0, false);
-        let value = compile(x, slot as usize, &mut ops, &mut reads)?;
-        (reads && ops <= MAX_OPS).then(|| ColumnTerm {
+        let (mut nodes, mut reads) = (0, false);
+        let value = compile(x, slot as usize, &mut nodes, &mut reads)?;
+        (reads && nodes <= MAX_NODES).then(|| ColumnTerm {
             value,
             single: side(x, slot as usize),
         })
@@ -78,22 +184,28 @@ impl ColumnTerm {
         self.single.as_ref().map(|s| s.ready(m))
     }
 
-    /// The summand's value for the cell whose variables are `row` (`None`: none, which adds nothing).
-    #[inline(always)]
-    pub fn value(&self, m: &Machine<'_>, row: &[i64]) -> Result<Option<i64>, GaveUp> {
-        match self.value.get(m, row) {
-            Some(ABSENT) => Ok(None),
-            Some(x) => Ok(Some(x)),
-            None => Err(GaveUp),
-        }
+    /// `total` plus the summand of each cell whose row starts at `rows` in the cell variables (at most
+    /// [`LANES`]), added in that order; none adds nothing. `lanes`: scratch of at least [`LANES_SCRATCH`].
+    pub fn add_to(
+        &self,
+        m: &Machine<'_>,
+        total: i64,
+        rows: &[usize],
+        lanes: &mut [i64],
+    ) -> Result<i64, GaveUp> {
+        let (values, spare) = lanes.split_at_mut(rows.len());
+        self.value.eval(m, &m.st.cell_vars, rows, values, spare)?;
+        values
+            .iter()
+            .filter(|&&x| x != ABSENT)
+            .try_fold(total, |t, &x| t.checked_add(x).ok_or(GaveUp))
     }
 }
 
-/// `e` as an operand; `None` when `e` has another shape. Operands are evaluated in the order the
-/// lowered summand evaluates them (both, before either is looked at).
-fn compile(e: &Expr, slot: usize, ops: &mut usize, reads: &mut bool) -> Option<Operand> {
-    *ops += 1;
-    if *ops > MAX_OPS {
+/// `e` as an operand; `None` when `e` has another shape.
+fn compile(e: &Expr, slot: usize, nodes: &mut usize, reads: &mut bool) -> Option<Operand> {
+    *nodes += 1;
+    if *nodes > MAX_NODES {
         return None;
     }
     if let Some(s) = side(e, slot) {
@@ -111,60 +223,31 @@ fn compile(e: &Expr, slot: usize, ops: &mut usize, reads: &mut bool) -> Option<O
             Side::Fixed(a) => Some(Operand::Fixed(a)),
         };
     }
-    let mut two = |a: &Expr, b: &Expr| -> Option<(Operand, Operand)> {
-        Some((compile(a, slot, ops, reads)?, compile(b, slot, ops, reads)?))
+    let mut op = |kind: Kind, a: &Expr, b: Option<&Expr>| -> Option<Operand> {
+        let a = compile(a, slot, nodes, reads)?;
+        let b = match b {
+            Some(b) => Some(compile(b, slot, nodes, reads)?),
+            None => None,
+        };
+        Some(Operand::Op(Box::new(Operation { kind, a, b })))
     };
-    // Both operands, then none if either is none, else `$body` (a computed `ABSENT` gives up).
-    macro_rules! both {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {{
-            let (fa, fb) = two($a, $b)?;
-            Box::new(move |m: &Machine<'_>, row: &[i64]| {
-                let ($x, $y) = (fa.get(m, row)?, fb.get(m, row)?);
-                if $x == ABSENT || $y == ABSENT {
-                    return Some(ABSENT);
-                }
-                let r: Option<i64> = $body;
-                r.filter(|&r| r != ABSENT)
-            })
-        }};
-    }
-    let f: RowFn = match e {
-        Expr::Bin(BinOp::Coalesce, a, b) => {
-            let (fa, fb) = two(a, b)?;
-            Box::new(move |m, row| {
-                let (x, y) = (fa.get(m, row)?, fb.get(m, row)?);
-                Some(if x == ABSENT { y } else { x })
-            })
-        }
-        Expr::Bin(BinOp::Add, a, b) => both!(a, b, |x, y| x.checked_add(y)),
-        Expr::Bin(BinOp::Sub, a, b) => both!(a, b, |x, y| x.checked_sub(y)),
-        Expr::Bin(BinOp::Mul, a, b) => both!(a, b, |x, y| x.checked_mul(y)),
-        Expr::Bin(op, a, b) if op.is_arithmetic() => {
-            let op = *op;
-            both!(a, b, |x, y| match int_arith(op, x, y) {
-                Some(Ok(r)) => Some(r),
-                Some(Err(_)) => None,
-                None => return Some(ABSENT),
-            })
-        }
+    match e {
+        Expr::Bin(BinOp::Coalesce, a, b) => op(Kind::Coalesce, a, Some(b)),
+        Expr::Bin(BinOp::Add, a, b) => op(Kind::Add, a, Some(b)),
+        Expr::Bin(BinOp::Sub, a, b) => op(Kind::Sub, a, Some(b)),
+        Expr::Bin(BinOp::Mul, a, b) => op(Kind::Mul, a, Some(b)),
+        Expr::Bin(o, a, b) if o.is_arithmetic() => op(Kind::Arith(*o), a, Some(b)),
         Expr::Call(Builtin::Min, args) if args.len() == 2 => {
-            both!(&args[0], &args[1], |x, y| Some(x.min(y)))
+            op(Kind::Min, &args[0], Some(&args[1]))
         }
         Expr::Call(Builtin::Max, args) if args.len() == 2 => {
-            both!(&args[0], &args[1], |x, y| Some(x.max(y)))
+            op(Kind::Max, &args[0], Some(&args[1]))
         }
         // On a whole number or none, both are that value.
         Expr::Call(Builtin::Floor | Builtin::Ceil, args) if args.len() == 1 => {
-            return compile(&args[0], slot, ops, reads)
+            compile(&args[0], slot, nodes, reads)
         }
-        Expr::Neg(x) => {
-            let f = compile(x, slot, ops, reads)?;
-            Box::new(move |m, row| match f.get(m, row)? {
-                ABSENT => Some(ABSENT),
-                x => x.checked_neg().filter(|&r| r != ABSENT),
-            })
-        }
-        _ => return None,
-    };
-    Some(Operand::Fn(f))
+        Expr::Neg(x) => op(Kind::Neg, x, None),
+        _ => None,
+    }
 }

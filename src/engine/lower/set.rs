@@ -3,7 +3,7 @@
 //! dynamic callback per element); planned scans test owners and emptiness on the state arrays directly.
 use std::rc::Rc;
 
-use super::column_term::{ColumnTerm, GaveUp};
+use super::column_term::{ColumnTerm, LANES, LANES_SCRATCH};
 use super::columns::{self, ColumnTests, Ready};
 use super::expr::{is_empty_test, Arg, Cond};
 use super::typed::Read;
@@ -505,28 +505,40 @@ impl CSet {
                 })
             });
         }
-        // Unset variables are none, which adds nothing; an error gives up (the generic sum raises it).
-        let add = |total: Result<i64, GaveUp>, row: &[i64]| {
-            let total = total?;
-            match term.value(m, row)? {
-                Some(x) => total.checked_add(x).ok_or(GaveUp),
-                None => Ok(total),
-            }
+        let tests = match (&self.filter, &self.columns) {
+            (Some(_), Some(tests)) => Some(tests.ready(m)),
+            _ => None,
         };
-        let total = match (&self.filter, &self.columns) {
-            (Some(_), Some(tests)) => {
-                let (tests, k) = tests.ready(m);
-                fold_scanned(m, &scan, Ok(0i64), |total, row| {
-                    Ok(if columns::holds(&tests[..k], row) {
-                        add(total, row)
-                    } else {
-                        total
-                    })
-                })?
+        // A word of cells at a time: the rows of those the scans pick and the tests pass, then the summand
+        // for all of them. Added in board order, so an overflow of the total happens where it would.
+        let (n, stride) = (m.game.board.len(), m.game.cell_slots);
+        let mut lanes = std::mem::take(&mut m.rt.lanes);
+        let mut rows = std::mem::take(&mut m.rt.lane_rows);
+        lanes.resize(LANES_SCRATCH, 0);
+        rows.resize(LANES, 0);
+        let mut total = Some(0i64);
+        for w in 0..n.div_ceil(64) {
+            let mut bits = scan_word(m, n, w, &scan);
+            let mut k = 0;
+            while bits != 0 {
+                let row = (w * 64 + bits.trailing_zeros() as usize) * stride;
+                bits &= bits - 1;
+                if let Some((tests, t)) = &tests {
+                    if !columns::holds(&tests[..*t], &m.st.cell_vars[row..row + stride]) {
+                        continue;
+                    }
+                }
+                rows[k] = row;
+                k += 1;
             }
-            _ => fold_scanned(m, &scan, Ok(0i64), |total, row| Ok(add(total, row)))?,
-        };
-        Ok(total.ok())
+            total = total.and_then(|t| term.add_to(m, t, &rows[..k], &mut lanes).ok());
+            if total.is_none() {
+                break;
+            }
+        }
+        m.rt.lanes = lanes;
+        m.rt.lane_rows = rows;
+        Ok(total)
     }
 
     /// Number of elements.
