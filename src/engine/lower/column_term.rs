@@ -6,17 +6,19 @@
 //! element, and the players of per-player variables, are read once per word.
 //!
 //! The operations mean what the lowered summand means (`int.rs`): none with anything is none, `min`,
-//! `max`, `??`, `floor`, `ceil` and negation as there. Where the summand would raise an error (an
+//! `max`, `??`, `floor`, `ceil`, negation and `distance` (to a cell that does not depend on the element)
+//! as there. Where the summand would raise an error (an
 //! overflow, a division by zero), the computation gives up instead, and the caller sums the generic way,
 //! which raises the same error at the same cell: the summand only reads the state, so computing it twice
 //! changes nothing. Values are whole numbers with `ABSENT` for none; a computed value that happens to be
 //! `ABSENT` gives up too, so none is never mistaken for a number.
 use super::columns::{side, Ready, Side};
-use super::typed::{IntArg, Who};
+use super::typed::{IntArg, Read, Who};
 use crate::engine::machine::Machine;
 use crate::ir::ops::int_arith;
 use crate::ir::{BinOp, Builtin, Expr};
 use crate::model::value::ABSENT;
+use crate::model::{Ty, Value};
 
 /// The computation gave up: the summand would raise an error; the generic sum raises it.
 pub struct GaveUp;
@@ -35,7 +37,20 @@ enum Operand {
     ColumnOf(usize, Who),
     /// A value that does not depend on the element.
     Fixed(IntArg),
+    /// The distance between the element and a cell that does not depend on it (`distance(it, home)`),
+    /// in the order written.
+    Distance {
+        target: Target,
+        element_first: bool,
+    },
     Op(Box<Operation>),
+}
+
+/// A cell that does not depend on the element.
+#[derive(Clone, Copy)]
+enum Target {
+    Const(u32),
+    Read(Read),
 }
 
 /// An operation on one operand or two.
@@ -85,6 +100,32 @@ impl Operand {
                 None => out.fill(ABSENT),
             },
             Operand::Fixed(a) => out.fill(a.get(m).unwrap_or(ABSENT)),
+            Operand::Distance {
+                target,
+                element_first,
+            } => {
+                let t = match target {
+                    Target::Const(c) => Some(*c),
+                    Target::Read(r) => match r.value(m, Ty::Cell) {
+                        Value::Cell(c) => Some(c),
+                        _ => None,
+                    },
+                };
+                let Some(t) = t else {
+                    out.fill(ABSENT);
+                    return Ok(());
+                };
+                let (board, stride) = (&m.game.board, m.game.cell_slots);
+                for (o, r) in out.iter_mut().zip(rows) {
+                    let c = (r / stride) as u32;
+                    let d = if *element_first {
+                        board.distance(c, t)
+                    } else {
+                        board.distance(t, c)
+                    };
+                    *o = d.map_or(ABSENT, i64::from);
+                }
+            }
             Operand::Op(op) => op.eval(m, vars, rows, out, spare)?,
         }
         Ok(())
@@ -248,6 +289,40 @@ fn compile(e: &Expr, slot: usize, nodes: &mut usize, reads: &mut bool) -> Option
             compile(&args[0], slot, nodes, reads)
         }
         Expr::Neg(x) => op(Kind::Neg, x, None),
+        Expr::Call(Builtin::Distance, args) if args.len() == 2 => {
+            let element = |x: &Expr| matches!(x, Expr::Local(s) if *s as usize == slot);
+            let target = |x: &Expr| match x {
+                Expr::Const(Value::Cell(c)) => Some(Target::Const(*c)),
+                _ => match Read::var(x)? {
+                    // A cell the element names would need it bound: not this shape.
+                    (Read::Cell { local, .. } | Read::CellOf { local, .. }, _) if local == slot => {
+                        None
+                    }
+                    (
+                        Read::CellOf {
+                            who: Who::Local(l), ..
+                        }
+                        | Read::Player {
+                            who: Who::Local(l), ..
+                        },
+                        _,
+                    ) if l == slot => None,
+                    (Read::Unit { local, .. }, _) if local == slot => None,
+                    (r, Ty::Cell) => Some(Target::Read(r)),
+                    _ => None,
+                },
+            };
+            let (target, element_first) = match (&args[0], &args[1]) {
+                (a, b) if element(a) => (target(b)?, true),
+                (a, b) if element(b) => (target(a)?, false),
+                _ => return None,
+            };
+            *reads = true;
+            Some(Operand::Distance {
+                target,
+                element_first,
+            })
+        }
         _ => None,
     }
 }
