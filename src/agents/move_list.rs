@@ -32,6 +32,21 @@ pub struct MoveList {
     keys: Vec<u64>,
 }
 
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut out = MoveList::default();
+        out.clone_from(self);
+        out
+    }
+
+    /// A copy into the buffers already here.
+    fn clone_from(&mut self, from: &Self) {
+        self.end = from.end;
+        self.blocks.clone_from(&from.blocks);
+        self.keys.clone_from(&from.keys);
+    }
+}
+
 impl MoveList {
     /// Lists the moves of `player` in `m` (none when the player is not due or the game is over).
     pub fn fill(

@@ -39,7 +39,7 @@ struct Head {
 }
 
 /// The legal actions of one position, in enumeration order.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct BlockList {
     heads: Vec<Head>,
     args: Vec<Value>,
@@ -48,6 +48,24 @@ pub struct BlockList {
     bits: Vec<u64>,
     words: usize,
     total: u64,
+}
+
+impl Clone for BlockList {
+    fn clone(&self) -> Self {
+        let mut out = BlockList::default();
+        out.clone_from(self);
+        out
+    }
+
+    /// A copy into the buffers already here (a search keeps listings this way without allocating).
+    fn clone_from(&mut self, from: &Self) {
+        self.heads.clone_from(&from.heads);
+        self.args.clone_from(&from.args);
+        self.items.clone_from(&from.items);
+        self.bits.clone_from(&from.bits);
+        self.words = from.words;
+        self.total = from.total;
+    }
 }
 
 impl BlockList {

@@ -106,6 +106,9 @@ pub struct MctsAgent {
     /// The moves at the root, listed by the decision's first iteration.
     root_list: MoveList,
     root_listed: bool,
+    /// Each player's first moves in its order tree from the turn start (`root_turn`), listed once per
+    /// turn: whether listed yet, and the list.
+    side_lists: Vec<(bool, MoveList)>,
     /// A rollout's last submission.
     acted: Vec<Action>,
     /// The listed moves that are children of the node at hand: (index in the list, child).
@@ -161,6 +164,7 @@ impl MctsAgent {
             built: Vec::new(),
             root_list: MoveList::default(),
             root_listed: false,
+            side_lists: Vec::new(),
             found: Vec::new(),
             path: Vec::new(),
             orders: Vec::new(),
@@ -409,7 +413,17 @@ impl MctsAgent {
         let mut node = Some(root);
         let result = (|| {
             while acts.len() < MAX_SUBMISSION && mark.open(&view, q) {
-                self.list.fill(look, &mut view, q)?;
+                // From the turn start the first listing is the same every time: kept for the turn.
+                match self.side_lists.get_mut(q as usize) {
+                    Some((listed, first)) if !deep && acts.is_empty() => {
+                        if !*listed {
+                            first.fill(look, &mut view, q)?;
+                            *listed = true;
+                        }
+                        self.list.clone_from(first);
+                    }
+                    _ => self.list.fill(look, &mut view, q)?,
+                }
                 if self.list.is_empty() {
                     break;
                 }
@@ -771,6 +785,11 @@ impl Agent for MctsAgent {
                 Some(t) => t.clone_from(m),
                 None => self.root_turn = Some(m.clone()),
             }
+            let players = engine.game.players.len();
+            self.side_lists.resize_with(players, Default::default);
+            self.side_lists
+                .iter_mut()
+                .for_each(|(listed, _)| *listed = false);
         } else {
             self.root_turn = None;
         }
