@@ -37,18 +37,19 @@ impl Agent for Spy {
     fn name(&self) -> &str {
         "spy"
     }
-    fn act(
+    fn act_into(
         &mut self,
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<arbiter::model::Action>, RunError> {
+        out: &mut Vec<arbiter::model::Action>,
+    ) -> Result<(), RunError> {
         if engine.game.phase(&m.state).submission == Submission::Orders {
             self.seen
                 .borrow_mut()
                 .push((m.state.ply, player, format!("{:?}", m.state)));
         }
-        self.inner.act(engine, m, player)
+        self.inner.act_into(engine, m, player, out)
     }
 }
 

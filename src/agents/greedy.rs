@@ -4,7 +4,7 @@
 //! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
 use super::search::{copy_into, take_lookahead};
-use super::{act_by_filling, submit_each, Agent};
+use super::{submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -83,15 +83,6 @@ fn trial<'s>(scratch: &'s mut Option<Match>, m: &Match, probe: &Rng) -> &'s mut 
 impl Agent for GreedyAgent {
     fn name(&self) -> &str {
         &self.name
-    }
-
-    fn act(
-        &mut self,
-        engine: &mut Engine,
-        m: &mut Match,
-        player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError> {
-        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(

@@ -16,7 +16,7 @@
 //! Copies for lookahead are kept per depth and refilled with `clone_from`, so a search allocates nothing
 //! per node once warm.
 use super::search::{advantage, decider, moves, play, take_lookahead, Move};
-use super::{act_by_filling, submit_each, Agent};
+use super::{submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::model::{Action, PlayerIdx};
 use crate::rng::{Rng, RngKind};
@@ -191,15 +191,6 @@ impl MinimaxAgent {
 impl Agent for MinimaxAgent {
     fn name(&self) -> &str {
         "minimax"
-    }
-
-    fn act(
-        &mut self,
-        engine: &mut Engine,
-        m: &mut Match,
-        player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError> {
-        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(

@@ -34,21 +34,21 @@ pub trait Agent {
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError>;
+    ) -> Result<Vec<Action>, RunError> {
+        let mut out = Vec::with_capacity(8);
+        self.act_into(engine, m, player, &mut out)?;
+        Ok(out)
+    }
 
     /// [`Agent::act`] writing the actions into `out` (whatever it held is replaced), so a driver that plays
-    /// many submissions reuses one buffer instead of allocating one per decision. Agents on the hot path of
-    /// simulations and rollouts (the random ones) write into it directly.
+    /// many submissions reuses one buffer instead of allocating one per decision.
     fn act_into(
         &mut self,
         engine: &mut Engine,
         m: &mut Match,
         player: PlayerIdx,
         out: &mut Vec<Action>,
-    ) -> Result<(), RunError> {
-        *out = self.act(engine, m, player)?;
-        Ok(())
-    }
+    ) -> Result<(), RunError>;
 
     /// What the last [`Agent::act`] handed in, when it is more than its actions encoded: an agent outside
     /// the process hands in its reply as it came (actions the engine refused included, which replays must
@@ -114,18 +114,6 @@ pub fn apply_recorded(
     let applied = engine.apply_listed(m, player, &a)?;
     out.push(a);
     Ok(applied)
-}
-
-/// [`Agent::act`] of an agent that writes its actions with [`Agent::act_into`].
-pub fn act_by_filling<A: Agent + ?Sized>(
-    agent: &mut A,
-    engine: &mut Engine,
-    m: &mut Match,
-    player: PlayerIdx,
-) -> Result<Vec<Action>, RunError> {
-    let mut out = Vec::with_capacity(8);
-    agent.act_into(engine, m, player, &mut out)?;
-    Ok(out)
 }
 
 /// Plays one submission for `player` into `out` (whatever it held is replaced): asks `next` for an action

@@ -1,7 +1,7 @@
 //! The random agents, drawing from their own seeded streams so the game's random draws are untouched:
 //! `random` is uniform over the legal actions; `random_kind` draws an action kind first (uniform over the
 //! kinds with a legal action), then one of that kind's actions.
-use super::{act_by_filling, submit_each, Agent};
+use super::{submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -43,15 +43,6 @@ impl RandomAgent {
 impl Agent for RandomAgent {
     fn name(&self) -> &str {
         "random"
-    }
-
-    fn act(
-        &mut self,
-        engine: &mut Engine,
-        m: &mut Match,
-        player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError> {
-        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(
@@ -122,15 +113,6 @@ impl RandomKindAgent {
 impl Agent for RandomKindAgent {
     fn name(&self) -> &str {
         "random_kind"
-    }
-
-    fn act(
-        &mut self,
-        engine: &mut Engine,
-        m: &mut Match,
-        player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError> {
-        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(

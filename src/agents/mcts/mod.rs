@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use super::move_list::{move_key, FxMap, KeyFilter, MoveList};
 use super::random::{RandomAgent, RandomKindAgent};
 use super::search::{advantage, decider, may_end, moves, outcome, play, take_lookahead, Move};
-use super::{act_by_filling, submit_each, Agent, Mark, MAX_SUBMISSION};
+use super::{submit_each, Agent, Mark, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -760,15 +760,6 @@ impl MctsAgent {
 impl Agent for MctsAgent {
     fn name(&self) -> &str {
         "mcts"
-    }
-
-    fn act(
-        &mut self,
-        engine: &mut Engine,
-        m: &mut Match,
-        player: PlayerIdx,
-    ) -> Result<Vec<Action>, RunError> {
-        act_by_filling(self, engine, m, player)
     }
 
     fn act_into(

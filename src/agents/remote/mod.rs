@@ -261,17 +261,11 @@ impl RemoteAgent {
         applied.extend(actions);
         Ok(applied)
     }
-}
-
-impl Agent for RemoteAgent {
-    fn name(&self) -> &str {
-        &self.name
-    }
 
     /// Asks the agent and hands in its reply as it came; asks again while a reply changes nothing (up to
     /// [`MAX_STALLED`] times), and lets the fallback decide on a fault. Returns the actions that decoded
     /// (the submissions themselves: [`Agent::take_handed_in`]).
-    fn act(
+    fn ask_and_hand_in(
         &mut self,
         engine: &mut Engine,
         m: &mut Match,
@@ -314,6 +308,24 @@ impl Agent for RemoteAgent {
             format!("{MAX_STALLED} replies in a row changed nothing (every action refused)"),
         );
         self.fall_back(engine, m, player, fault, applied)
+    }
+}
+
+impl Agent for RemoteAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// See [`RemoteAgent::ask_and_hand_in`].
+    fn act_into(
+        &mut self,
+        engine: &mut Engine,
+        m: &mut Match,
+        player: PlayerIdx,
+        out: &mut Vec<Action>,
+    ) -> Result<(), RunError> {
+        *out = self.ask_and_hand_in(engine, m, player)?;
+        Ok(())
     }
 
     fn take_handed_in(&mut self) -> Vec<HandedIn> {

@@ -42,10 +42,7 @@ pub enum Ready {
 pub struct ColumnTests(Vec<(BinOp, Side, Side)>);
 
 /// Most comparisons a filter of this shape has (more: the filter's closure tests it).
-pub const MAX_TESTS: usize = 4;
-
-/// A placeholder test (never read: a ready filter says how many of its tests count).
-pub const ALWAYS: Test = (BinOp::Eq, Ready::Value(None), Ready::Value(None));
+const MAX_TESTS: usize = 4;
 
 /// A comparison ready for the cells of one use of the set.
 pub type Test = (BinOp, Ready, Ready);
@@ -62,7 +59,7 @@ impl ColumnTests {
     /// The tests for this use of the set (the players of per-player variables and the fixed operands read
     /// now), and how many there are.
     pub fn ready(&self, m: &Machine<'_>) -> ([Test; MAX_TESTS], usize) {
-        let mut out = [ALWAYS; MAX_TESTS];
+        let mut out = [(BinOp::Eq, Ready::Value(None), Ready::Value(None)); MAX_TESTS];
         for (o, (op, a, b)) in out.iter_mut().zip(&self.0) {
             *o = (*op, a.ready(m), b.ready(m));
         }
