@@ -4,6 +4,7 @@ use serde_json::{Map, Value as Json};
 use super::lower::CVictory;
 use super::machine::{Machine, RunError};
 use crate::ir::game::CheckPoint;
+use crate::model::value::ABSENT;
 use crate::model::Value;
 
 type R<T> = Result<T, RunError>;
@@ -22,6 +23,26 @@ impl Machine<'_> {
                     check,
                     reason,
                 } if *check == at => {
+                    // A cell variable per player (`cells where it == opponent.hq`): held when the cell it
+                    // names is the player's, read straight from the state (this runs after every action).
+                    if let Some(read) = cells.single_cell_read() {
+                        let saved = self.me;
+                        let mut winner = None;
+                        for p in 0..g.players.len() as u8 {
+                            self.me = p;
+                            if let Some(raw) = read.raw(self) {
+                                if raw != ABSENT && self.st.owner[raw as usize] == p {
+                                    winner = Some(p);
+                                    break;
+                                }
+                            }
+                        }
+                        self.me = saved;
+                        if let Some(p) = winner {
+                            self.finish(Some(p), reason, Vec::new());
+                        }
+                        continue;
+                    }
                     let saved = self.me;
                     let mut winner = None;
                     // A set of one operand: held when that operand is a cell `p` owns (or when it is

@@ -161,6 +161,15 @@ impl CSet {
         }
     }
 
+    /// The variable the one operand of [`CSet::single`] is, when it is a cell variable read in place
+    /// (`cells where it == opponent.hq`).
+    pub fn single_cell_read(&self) -> Option<Read> {
+        match (self.single(), self.one_var) {
+            (Some(_), Some((r, Ty::Cell))) => Some(r),
+            _ => None,
+        }
+    }
+
     /// The value of the one operand of [`CSet::single`], read in place when it is a variable.
     #[inline(always)]
     pub fn single_value(&self, m: &mut Machine<'_>, x: &Arg) -> R<Value> {
