@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
-use super::lower::{CPlace, CStmt};
+use super::lower::{CPlace, CSet, CStmt, Ev};
 use super::machine::{Machine, RunError};
 use crate::ir::ops::arith;
 use crate::ir::{AssignOp, BinOp};
@@ -105,13 +105,7 @@ impl Machine<'_> {
             },
             CStmt::Emit { kind, fields } => {
                 if self.logging() {
-                    let mut m = Map::new();
-                    m.insert("type".into(), Json::String(kind.clone()));
-                    for (name, e) in fields {
-                        let v = e(self)?;
-                        m.insert(name.clone(), self.to_json(v));
-                    }
-                    self.log(Json::Object(m));
+                    self.emit(kind, fields)?;
                 }
             }
             CStmt::If(c, then, els) => {
@@ -121,36 +115,7 @@ impl Machine<'_> {
                     self.run(els, sig)?;
                 }
             }
-            CStmt::For(set, body) => {
-                // Collect first: the body may change what the set would contain.
-                let mut items = self.rt.take_values();
-                let listed = set.each(self, |_, v| {
-                    items.push(v);
-                    Ok(true)
-                });
-                if let Err(e) = listed {
-                    self.rt.give_values(items);
-                    return Err(e);
-                }
-                let mut outcome = Ok(());
-                for &v in &items {
-                    if self.st.result.is_some() {
-                        break;
-                    }
-                    if let Value::Unit(u) = v {
-                        if !self.st.units[u as usize].alive {
-                            continue;
-                        }
-                    }
-                    self.rt.locals[set.slot] = v;
-                    if let Err(e) = self.run(body, sig) {
-                        outcome = Err(e);
-                        break;
-                    }
-                }
-                self.rt.give_values(items);
-                outcome?;
-            }
+            CStmt::For(set, body) => self.for_each(set, body, sig)?,
             CStmt::Eval(e) => {
                 e(self)?;
             }
@@ -168,37 +133,7 @@ impl Machine<'_> {
                 at,
                 init,
                 bind,
-            } => {
-                let kind = kind(self)?;
-                let owner = owner(self)?;
-                let at = at(self)?;
-                let kind = match kind {
-                    Value::Row(_, r) => r,
-                    Value::Text(s) => {
-                        let table = self
-                            .game
-                            .unit_table()
-                            .ok_or_else(|| RunError::new("no unit table"))?;
-                        let name = self.game.symbols.name(s).clone();
-                        table
-                            .row(&name)
-                            .ok_or_else(|| RunError::new(format!("unknown unit type {name}")))?
-                    }
-                    _ => return Err(RunError::new("create_unit: type is none")),
-                };
-                let (Value::Player(owner), Value::Cell(at)) = (owner, at) else {
-                    return Err(RunError::new("create_unit: owner or cell is none"));
-                };
-                let u = self.spawn_unit(kind, owner, at, None)?;
-                for (slot, e) in init {
-                    let v = e(self)?;
-                    let i = u as usize * self.game.unit_slots + *slot;
-                    self.st.unit_vars[i] = v.encode();
-                }
-                if let Some(b) = bind {
-                    self.rt.locals[*b] = Value::Unit(u);
-                }
-            }
+            } => self.create_unit(kind, owner, at, init, *bind)?,
             CStmt::DestroyUnit(e) => {
                 if let Value::Unit(u) = e(self)? {
                     let unit = &mut self.st.units[u as usize];
@@ -211,6 +146,95 @@ impl Machine<'_> {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Logs an event (only called when events are logged). Kept out of [`Machine::stmt`], as are the
+    /// other bulky statements, so the statements every action runs pay for a small function.
+    #[inline(never)]
+    fn emit(&mut self, kind: &str, fields: &[(String, Ev)]) -> R<()> {
+        let mut m = Map::new();
+        m.insert("type".into(), Json::String(kind.to_string()));
+        for (name, e) in fields {
+            let v = e(self)?;
+            m.insert(name.clone(), self.to_json(v));
+        }
+        self.log(Json::Object(m));
+        Ok(())
+    }
+
+    /// Runs `body` once for each element of `set`, bound to the set's slot.
+    #[inline(never)]
+    fn for_each(&mut self, set: &CSet, body: &[CStmt], sig: &mut Signals) -> R<()> {
+        // Collect first: the body may change what the set would contain.
+        let mut items = self.rt.take_values();
+        let listed = set.each(self, |_, v| {
+            items.push(v);
+            Ok(true)
+        });
+        if let Err(e) = listed {
+            self.rt.give_values(items);
+            return Err(e);
+        }
+        let mut outcome = Ok(());
+        for &v in &items {
+            if self.st.result.is_some() {
+                break;
+            }
+            if let Value::Unit(u) = v {
+                if !self.st.units[u as usize].alive {
+                    continue;
+                }
+            }
+            self.rt.locals[set.slot] = v;
+            if let Err(e) = self.run(body, sig) {
+                outcome = Err(e);
+                break;
+            }
+        }
+        self.rt.give_values(items);
+        outcome
+    }
+
+    /// `create_unit`: a unit of the given type for `owner` at a cell, its listed variables set.
+    #[inline(never)]
+    fn create_unit(
+        &mut self,
+        kind: &Ev,
+        owner: &Ev,
+        at: &Ev,
+        init: &[(usize, Ev)],
+        bind: Option<usize>,
+    ) -> R<()> {
+        let kind = kind(self)?;
+        let owner = owner(self)?;
+        let at = at(self)?;
+        let kind = match kind {
+            Value::Row(_, r) => r,
+            Value::Text(s) => {
+                let table = self
+                    .game
+                    .unit_table()
+                    .ok_or_else(|| RunError::new("no unit table"))?;
+                let name = self.game.symbols.name(s).clone();
+                table
+                    .row(&name)
+                    .ok_or_else(|| RunError::new(format!("unknown unit type {name}")))?
+            }
+            _ => return Err(RunError::new("create_unit: type is none")),
+        };
+        let (Value::Player(owner), Value::Cell(at)) = (owner, at) else {
+            return Err(RunError::new("create_unit: owner or cell is none"));
+        };
+        let u = self.spawn_unit(kind, owner, at, None)?;
+        for (slot, e) in init {
+            let v = e(self)?;
+            let i = u as usize * self.game.unit_slots + *slot;
+            self.st.unit_vars[i] = v.encode();
+        }
+        if let Some(b) = bind {
+            self.rt.locals[b] = Value::Unit(u);
         }
         Ok(())
     }
