@@ -3,6 +3,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
+use super::lower::typed::{Slot, StoreArg};
 use super::lower::{CPlace, CSet, CStmt, Ev};
 use super::machine::{Machine, RunError};
 use crate::ir::ops::arith;
@@ -28,11 +29,48 @@ impl Machine<'_> {
             if self.st.result.is_some() {
                 return Ok(());
             }
-            self.stmt(s, sig)?;
+            // The statements effects run most, done here without a call: `stmt` is a large function,
+            // and entering it costs more than most of these statements do.
+            match s {
+                CStmt::Store {
+                    slot, op, value, ..
+                } if self.store_in_place(slot, *op, value) => {}
+                CStmt::If(c, then, els) => {
+                    let branch = if c(self)? { then } else { els };
+                    if !branch.is_empty() {
+                        self.run(branch, sig)?;
+                    }
+                }
+                CStmt::Let(slot, e) => {
+                    let v = e(self)?;
+                    self.rt.locals[*slot] = v;
+                }
+                CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+                CStmt::Emit { .. } if !self.logging() => {}
+                _ => self.stmt(s, sig)?,
+            }
         }
         Ok(())
     }
 
+    /// A [`CStmt::Store`] done on the raw slot; false when it must go the generic way (a value that is
+    /// none, a place that names nothing, or an overflow), having changed nothing.
+    #[inline(always)]
+    fn store_in_place(&mut self, slot: &Slot, op: AssignOp, value: &StoreArg) -> bool {
+        if let Some(v) = value.get(self) {
+            if let Some(x) = slot.get_mut(self) {
+                // Unset counts as 0 when added to, as in the generic assignment.
+                let base = if *x == ABSENT { 0 } else { *x };
+                if let Some(n) = int_assign(op, base, v) {
+                    *x = n;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[inline(never)]
     fn stmt(&mut self, s: &CStmt, sig: &mut Signals) -> R<()> {
         match s {
             CStmt::Let(slot, e) => {
@@ -50,15 +88,8 @@ impl Machine<'_> {
                 place,
                 ev,
             } => {
-                if let Some(v) = value.get(self) {
-                    if let Some(x) = slot.get_mut(self) {
-                        // Unset counts as 0 when added to, as in the generic assignment.
-                        let base = if *x == ABSENT { 0 } else { *x };
-                        if let Some(n) = int_assign(*op, base, v) {
-                            *x = n;
-                            return Ok(());
-                        }
-                    }
+                if self.store_in_place(slot, *op, value) {
+                    return Ok(());
                 }
                 // None, nothing named or an overflow: the generic assignment gives the same result (or error).
                 let v = ev(self)?;
