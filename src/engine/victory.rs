@@ -1,7 +1,8 @@
 //! Victory rules: control of a set, elimination, and limits with ranked tie-breaks.
 use serde_json::{Map, Value as Json};
 
-use super::lower::CVictory;
+use super::lower::typed::Read;
+use super::lower::{CSet, CVictory};
 use super::machine::{Machine, RunError};
 use crate::ir::game::CheckPoint;
 use crate::model::value::ABSENT;
@@ -10,9 +11,10 @@ use crate::model::Value;
 type R<T> = Result<T, RunError>;
 
 impl Machine<'_> {
-    /// Checks the control and elimination rules that apply at this point.
+    /// Checks the control and elimination rules that apply at this point. Runs after every action: the
+    /// loop stays small, and each rule's work is its own function.
     pub fn check_victory(&mut self, at: CheckPoint) -> R<()> {
-        let (g, prog) = (self.game, self.prog);
+        let prog = self.prog;
         for rule in &prog.victory {
             if self.st.result.is_some() {
                 return Ok(());
@@ -23,100 +25,114 @@ impl Machine<'_> {
                     check,
                     reason,
                 } if *check == at => {
-                    // A cell variable per player (`cells where it == opponent.hq`): held when the cell it
-                    // names is the player's, read straight from the state (this runs after every action).
-                    if let Some(read) = cells.single_cell_read() {
-                        let saved = self.me;
-                        let mut winner = None;
-                        for p in 0..g.players.len() as u8 {
-                            self.me = p;
-                            if let Some(raw) = read.raw(self) {
-                                if raw != ABSENT && self.st.owner[raw as usize] == p {
-                                    winner = Some(p);
-                                    break;
-                                }
-                            }
-                        }
-                        self.me = saved;
-                        if let Some(p) = winner {
-                            self.finish(Some(p), reason, Vec::new());
-                        }
-                        continue;
-                    }
-                    let saved = self.me;
-                    let mut winner = None;
-                    // A set of one operand: held when that operand is a cell `p` owns (or when it is
-                    // something other than a cell, as the general loop below would find).
-                    let one = cells.single();
-                    for p in 0..g.players.len() as u8 {
-                        self.me = p;
-                        if let Some(x) = one {
-                            let held = match cells.single_value(self, x)? {
-                                Value::None => false,
-                                Value::Cell(c) => self.st.owner[c as usize] == p,
-                                _ => true,
-                            };
-                            if held {
-                                winner = Some(p);
-                                break;
-                            }
-                            continue;
-                        }
-                        let mut any = false;
-                        let mut all = true;
-                        cells.each(self, |m, v| {
-                            any = true;
-                            if let Value::Cell(c) = v {
-                                if m.st.owner[c as usize] != p {
-                                    all = false;
-                                    return Ok(false);
-                                }
-                            }
-                            Ok(true)
-                        })?;
-                        if any && all {
-                            winner = Some(p);
-                            break;
-                        }
-                    }
-                    self.me = saved;
+                    let winner = match cells.single_cell_read() {
+                        Some(read) => self.holder_of_named_cell(read),
+                        None => self.controller(cells)?,
+                    };
                     if let Some(p) = winner {
                         self.finish(Some(p), reason, Vec::new());
                     }
                 }
                 CVictory::Elimination { check, reason } if *check == at => {
-                    // Bit set of players still in the game (at most 8 players): those with a living
-                    // unit, or in a game without units, those owning a cell.
-                    let mut alive = 0u32;
-                    if g.unit_table.is_some() {
-                        for u in &self.st.units {
-                            if u.alive {
-                                alive |= 1 << u.owner;
-                            }
-                        }
-                    } else {
-                        for &o in &self.st.owner {
-                            if o != crate::model::state::NO_OWNER {
-                                alive |= 1 << o;
-                            }
-                        }
-                    }
-                    let n = g.players.len() as u32;
-                    let left = alive.count_ones();
-                    if left < n {
-                        match left {
-                            0 => self.finish(None, reason, Vec::new()),
-                            1 => {
-                                self.finish(Some(alive.trailing_zeros() as u8), reason, Vec::new())
-                            }
-                            _ => {}
-                        }
-                    }
+                    self.check_elimination(reason)
                 }
                 _ => {}
             }
         }
         Ok(())
+    }
+
+    /// The first player owning the cell a cell variable names for them (`cells where it == opponent.hq`),
+    /// read straight from the state.
+    #[inline]
+    fn holder_of_named_cell(&mut self, read: Read) -> Option<u8> {
+        let saved = self.me;
+        let mut winner = None;
+        for p in 0..self.game.players.len() as u8 {
+            self.me = p;
+            if let Some(raw) = read.raw(self) {
+                if raw != ABSENT && self.st.owner[raw as usize] == p {
+                    winner = Some(p);
+                    break;
+                }
+            }
+        }
+        self.me = saved;
+        winner
+    }
+
+    /// The first player who owns every cell of the set (evaluated for each player as `me`), if any.
+    #[inline(never)]
+    fn controller(&mut self, cells: &CSet) -> R<Option<u8>> {
+        let saved = self.me;
+        let mut winner = None;
+        // A set of one operand: held when that operand is a cell `p` owns (or when it is something other
+        // than a cell, as the general loop below would find).
+        let one = cells.single();
+        for p in 0..self.game.players.len() as u8 {
+            self.me = p;
+            if let Some(x) = one {
+                let held = match cells.single_value(self, x)? {
+                    Value::None => false,
+                    Value::Cell(c) => self.st.owner[c as usize] == p,
+                    _ => true,
+                };
+                if held {
+                    winner = Some(p);
+                    break;
+                }
+                continue;
+            }
+            let mut any = false;
+            let mut all = true;
+            cells.each(self, |m, v| {
+                any = true;
+                if let Value::Cell(c) = v {
+                    if m.st.owner[c as usize] != p {
+                        all = false;
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            })?;
+            if any && all {
+                winner = Some(p);
+                break;
+            }
+        }
+        self.me = saved;
+        Ok(winner)
+    }
+
+    /// Ends the game when fewer players than began are left.
+    #[inline(never)]
+    fn check_elimination(&mut self, reason: &str) {
+        let g = self.game;
+        // Bit set of players still in the game (at most 8 players): those with a living unit, or in a
+        // game without units, those owning a cell.
+        let mut alive = 0u32;
+        if g.unit_table.is_some() {
+            for u in &self.st.units {
+                if u.alive {
+                    alive |= 1 << u.owner;
+                }
+            }
+        } else {
+            for &o in &self.st.owner {
+                if o != crate::model::state::NO_OWNER {
+                    alive |= 1 << o;
+                }
+            }
+        }
+        let n = g.players.len() as u32;
+        let left = alive.count_ones();
+        if left < n {
+            match left {
+                0 => self.finish(None, reason, Vec::new()),
+                1 => self.finish(Some(alive.trailing_zeros() as u8), reason, Vec::new()),
+                _ => {}
+            }
+        }
     }
 
     /// Checks limit rules after the turn counters moved on.
