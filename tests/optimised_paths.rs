@@ -1,5 +1,5 @@
 //! The optimised program plays exactly the games the plain one does. Every shipped ruleset (and the
-//! fixtures with simultaneous turns, stuck players and sums computed column-wise) is lowered twice: with every optimisation (leaf
+//! fixtures with simultaneous turns, stuck players and sums and counts computed column-wise) is lowered twice: with every optimisation (leaf
 //! operands read in place, typed reads, scheduled and hoisted tests, planned scans, cached fixed sets) and
 //! with none. The same seeded games between random agents (which pick by counting blocks of legal actions
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and

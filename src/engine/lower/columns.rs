@@ -58,6 +58,7 @@ impl ColumnTests {
 
     /// The tests for this use of the set (the players of per-player variables and the fixed operands read
     /// now), and how many there are.
+    #[inline(always)]
     pub fn ready(&self, m: &Machine<'_>) -> ([Test; MAX_TESTS], usize) {
         let mut out = [(BinOp::Eq, Ready::Value(None), Ready::Value(None)); MAX_TESTS];
         for (o, (op, a, b)) in out.iter_mut().zip(&self.0) {
@@ -77,6 +78,106 @@ pub fn holds(tests: &[Test], row: &[i64]) -> bool {
     tests
         .iter()
         .all(|&(op, a, b)| compare_opt(op, value(a), value(b)))
+}
+
+/// The cells of `bits` (a word of the board, its first cell `base`) that pass every test (`rows`: the
+/// state's rows of cell variables, `stride` slots each). The same as [`holds`] cell by cell; the common
+/// comparisons of two columns, or of a column and a number, run with their operator chosen once per word.
+#[inline]
+pub fn filter_word(tests: &[Test], rows: &[i64], stride: usize, base: usize, mut bits: u64) -> u64 {
+    for &(op, a, b) in tests {
+        if bits == 0 {
+            break;
+        }
+        let column = |i: usize| move |c: usize| rows[c * stride + i];
+        // A number stands for itself; none is the unset slot value (a number equal to it takes the
+        // general way, below).
+        let number = |v: Option<i64>| v.filter(|&x| x != ABSENT).map(|x| move |_: usize| x);
+        bits = match (a, b) {
+            (Ready::Column(x), Ready::Column(y)) => by_op(op, bits, base, column(x), column(y)),
+            (Ready::Column(x), Ready::Value(v)) => match number(v) {
+                Some(y) => by_op(op, bits, base, column(x), y),
+                None if v.is_none() => by_op(op, bits, base, column(x), |_| ABSENT),
+                None => general(op, a, b, bits, rows, stride, base),
+            },
+            _ => general(op, a, b, bits, rows, stride, base),
+        };
+    }
+    bits
+}
+
+/// One comparison over the cells of a word, its operator chosen once.
+#[inline(always)]
+fn by_op(
+    op: BinOp,
+    bits: u64,
+    base: usize,
+    a: impl Fn(usize) -> i64,
+    b: impl Fn(usize) -> i64,
+) -> u64 {
+    match op {
+        BinOp::Eq => keep(bits, base, a, b, |x, y| x == y, true, false),
+        BinOp::Ne => keep(bits, base, a, b, |x, y| x != y, false, true),
+        BinOp::Lt => keep(bits, base, a, b, |x, y| x < y, false, false),
+        BinOp::Le => keep(bits, base, a, b, |x, y| x <= y, false, false),
+        BinOp::Gt => keep(bits, base, a, b, |x, y| x > y, false, false),
+        _ => keep(bits, base, a, b, |x, y| x >= y, false, false),
+    }
+}
+
+/// The cells of `bits` where `pass` holds of the two raw values, as [`compare_opt`] decides it: both
+/// unset is `both_unset`, one unset `one_unset`.
+#[inline(always)]
+fn keep(
+    bits: u64,
+    base: usize,
+    a: impl Fn(usize) -> i64,
+    b: impl Fn(usize) -> i64,
+    pass: impl Fn(i64, i64) -> bool,
+    both_unset: bool,
+    one_unset: bool,
+) -> u64 {
+    let mut out = bits;
+    let mut todo = bits;
+    while todo != 0 {
+        let i = todo.trailing_zeros();
+        todo &= todo - 1;
+        let c = base + i as usize;
+        let (x, y) = (a(c), b(c));
+        let ok = match (x == ABSENT, y == ABSENT) {
+            (false, false) => pass(x, y),
+            (true, true) => both_unset,
+            _ => one_unset,
+        };
+        if !ok {
+            out &= !(1u64 << i);
+        }
+    }
+    out
+}
+
+/// One comparison of any shape over the cells of a word.
+#[cold]
+fn general(
+    op: BinOp,
+    a: Ready,
+    b: Ready,
+    bits: u64,
+    rows: &[i64],
+    stride: usize,
+    base: usize,
+) -> u64 {
+    let mut out = bits;
+    let mut todo = bits;
+    while todo != 0 {
+        let i = todo.trailing_zeros();
+        todo &= todo - 1;
+        let row = (base + i as usize) * stride;
+        if !holds(&[(op, a, b)], &rows[row..row + stride]) {
+            out &= !(1u64 << i);
+        }
+    }
+    out
 }
 
 fn collect(e: &Expr, slot: usize, out: &mut Vec<(BinOp, Side, Side)>) -> Option<()> {

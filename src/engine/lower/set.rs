@@ -528,15 +528,13 @@ impl CSet {
         let mut total = Some(0i64);
         for w in 0..n.div_ceil(64) {
             let mut bits = scan_word(m, n, w, &scan);
+            if let Some((tests, t)) = &tests {
+                bits = columns::filter_word(&tests[..*t], &m.st.cell_vars, stride, w * 64, bits);
+            }
             let mut k = 0;
             while bits != 0 {
                 let row = (w * 64 + bits.trailing_zeros() as usize) * stride;
                 bits &= bits - 1;
-                if let Some((tests, t)) = &tests {
-                    if !columns::holds(&tests[..*t], &m.st.cell_vars[row..row + stride]) {
-                        continue;
-                    }
-                }
                 rows[k] = row;
                 k += 1;
             }
@@ -564,9 +562,14 @@ impl CSet {
         if let (CSource::Cells, Some(tests), false) = (&self.source, &self.columns, self.live) {
             let scan = self.cell_scan(m)?;
             let (tests, k) = tests.ready(m);
-            return fold_scanned(m, &scan, 0i64, |count, row| {
-                Ok(count + i64::from(columns::holds(&tests[..k], row)))
-            });
+            let (n, stride) = (m.game.board.len(), m.game.cell_slots);
+            let mut count = 0i64;
+            for w in 0..n.div_ceil(64) {
+                let bits = scan_word(m, n, w, &scan);
+                let bits = columns::filter_word(&tests[..k], &m.st.cell_vars, stride, w * 64, bits);
+                count += i64::from(bits.count_ones());
+            }
+            return Ok(count);
         }
         let mut n = 0i64;
         self.each(m, |_, _| {
