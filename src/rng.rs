@@ -99,22 +99,32 @@ impl Clone for Rng {
         }
     }
 
+    /// A chacha8 generator of the same seed and stream that made as many draws is where `s` is (every
+    /// word it uses goes through [`Rng::next_raw`], and ChaCha's words are a function of the key, the
+    /// stream and the position): it is left as it is. A search copies one position again and again, and
+    /// most moves draw nothing.
     fn clone_from(&mut self, s: &Self) {
-        self.source.clone_from(&s.source);
+        let same = self.draws == s.draws
+            && matches!((&self.source, &s.source),
+                (Source::ChaCha8(_, a), Source::ChaCha8(_, b)) if a == b);
+        if !same {
+            self.source.clone_from(&s.source);
+        }
         self.draws = s.draws;
     }
 }
 
 #[derive(Debug)]
 enum Source {
-    ChaCha8(Box<ChaCha8Rng>),
+    /// The generator, and the seed and stream it was made for (see `Rng::clone_from`).
+    ChaCha8(Box<ChaCha8Rng>, (u64, u64)),
     XorShift32(u32),
 }
 
 impl Clone for Source {
     fn clone(&self) -> Self {
         match self {
-            Source::ChaCha8(r) => Source::ChaCha8(r.clone()),
+            Source::ChaCha8(r, origin) => Source::ChaCha8(r.clone(), *origin),
             Source::XorShift32(x) => Source::XorShift32(*x),
         }
     }
@@ -122,7 +132,10 @@ impl Clone for Source {
     /// Copies into the generator already boxed here: copying a match for lookahead does not allocate.
     fn clone_from(&mut self, s: &Self) {
         match (self, s) {
-            (Source::ChaCha8(to), Source::ChaCha8(from)) => (**to).clone_from(from),
+            (Source::ChaCha8(to, to_origin), Source::ChaCha8(from, origin)) => {
+                (**to).clone_from(from);
+                *to_origin = *origin;
+            }
             (to, from) => *to = from.clone(),
         }
     }
@@ -140,7 +153,9 @@ impl Rng {
     /// The game's generator for `seed`.
     pub fn new(kind: RngKind, seed: u64) -> Rng {
         let source = match kind {
-            RngKind::ChaCha8 => Source::ChaCha8(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            RngKind::ChaCha8 => {
+                Source::ChaCha8(Box::new(ChaCha8Rng::seed_from_u64(seed)), (seed, 0))
+            }
             RngKind::XorShift32 => Source::XorShift32(xorshift_state(seed as u32)),
         };
         Rng { source, draws: 0 }
@@ -153,7 +168,7 @@ impl Rng {
             RngKind::ChaCha8 => {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 rng.set_stream(stream);
-                Source::ChaCha8(Box::new(rng))
+                Source::ChaCha8(Box::new(rng), (seed, stream))
             }
             RngKind::XorShift32 => {
                 Source::XorShift32(xorshift_state(splitmix64(seed, stream) as u32))
@@ -162,9 +177,22 @@ impl Rng {
         Rng { source, draws: 0 }
     }
 
+    /// Becomes `Rng::new(kind, seed)`, reusing the boxed generator when there is one (a search reseeds
+    /// its simulation for every iteration).
+    pub fn reseed(&mut self, kind: RngKind, seed: u64) {
+        match (&mut self.source, kind) {
+            (Source::ChaCha8(rng, origin), RngKind::ChaCha8) => {
+                **rng = ChaCha8Rng::seed_from_u64(seed);
+                *origin = (seed, 0);
+                self.draws = 0;
+            }
+            _ => *self = Rng::new(kind, seed),
+        }
+    }
+
     pub fn kind(&self) -> RngKind {
         match self.source {
-            Source::ChaCha8(_) => RngKind::ChaCha8,
+            Source::ChaCha8(..) => RngKind::ChaCha8,
             Source::XorShift32(_) => RngKind::XorShift32,
         }
     }
@@ -173,7 +201,7 @@ impl Rng {
     pub fn next_raw(&mut self) -> u64 {
         self.draws += 1;
         match &mut self.source {
-            Source::ChaCha8(rng) => rng.next_u64(),
+            Source::ChaCha8(rng, _) => rng.next_u64(),
             Source::XorShift32(state) => {
                 let mut x = *state;
                 x ^= x << 13;
@@ -193,8 +221,8 @@ impl Rng {
         // At most 2^64, so it only fails to fit a u64 for the full i64 range.
         let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
         let offset = match (&self.source, u64::try_from(span)) {
-            (Source::ChaCha8(_), Ok(n)) => self.below(n),
-            (Source::ChaCha8(_), Err(_)) => self.next_raw(),
+            (Source::ChaCha8(..), Ok(n)) => self.below(n),
+            (Source::ChaCha8(..), Err(_)) => self.next_raw(),
             (Source::XorShift32(_), Ok(n)) => self.next_raw() % n,
             // xorshift32 output is below 2^32, so the modulo would be the identity.
             (Source::XorShift32(_), Err(_)) => self.next_raw(),
@@ -209,7 +237,7 @@ impl Rng {
         }
         match self.source {
             Source::XorShift32(_) => self.next_raw() % n,
-            Source::ChaCha8(_) => {
+            Source::ChaCha8(..) => {
                 // Lemire's nearly divisionless method (module doc).
                 let mut m = u128::from(self.next_raw()) * u128::from(n);
                 if (m as u64) < n {
@@ -233,7 +261,7 @@ impl Rng {
     pub fn chance(&mut self, p: f64) -> bool {
         let x = self.next_raw();
         let unit = match self.source {
-            Source::ChaCha8(_) => (x >> 11) as f64 * F64_UNIT,
+            Source::ChaCha8(..) => (x >> 11) as f64 * F64_UNIT,
             Source::XorShift32(_) => x as f64 / TWO_POW_32,
         };
         unit < p
@@ -273,6 +301,50 @@ mod tests {
     fn raw(kind: RngKind, seed: u64, n: usize) -> Vec<u64> {
         let mut rng = Rng::new(kind, seed);
         (0..n).map(|_| rng.next_raw()).collect()
+    }
+
+    /// The next `n` raw draws of a copy of `rng` (the generator itself untouched).
+    fn ahead(rng: &Rng, n: usize) -> Vec<u64> {
+        let mut r = rng.clone();
+        (0..n).map(|_| r.next_raw()).collect()
+    }
+
+    #[test]
+    fn copying_into_a_generator_gives_the_source_draws() {
+        for kind in [RngKind::ChaCha8, RngKind::XorShift32] {
+            let mut a = Rng::stream(kind, 7, 3);
+            // Same seed and stream, as many draws: where `a` is.
+            let mut b = a.clone();
+            b.clone_from(&a);
+            assert_eq!(ahead(&b, 4), ahead(&a, 4));
+            // The source drew since: the copy catches up.
+            a.next_raw();
+            b.clone_from(&a);
+            assert_eq!(ahead(&b, 4), ahead(&a, 4));
+            // The copy drew since: it goes back to the source.
+            b.next_raw();
+            b.clone_from(&a);
+            assert_eq!(ahead(&b, 4), ahead(&a, 4));
+            // As many draws of another seed, or of another stream: a copy all the same.
+            for other in [Rng::stream(kind, 8, 3), Rng::stream(kind, 7, 4)] {
+                let mut c = other.clone();
+                c.next_raw();
+                c.clone_from(&a);
+                assert_eq!(ahead(&c, 4), ahead(&a, 4));
+                assert_eq!(c.draws(), a.draws());
+            }
+        }
+    }
+
+    #[test]
+    fn reseeding_is_a_new_generator() {
+        for kind in [RngKind::ChaCha8, RngKind::XorShift32] {
+            let mut r = Rng::stream(kind, 1, 2);
+            r.next_raw();
+            r.reseed(kind, 9);
+            assert_eq!(ahead(&r, 4), raw(kind, 9, 4));
+            assert_eq!(r.draws(), 0);
+        }
     }
 
     #[test]

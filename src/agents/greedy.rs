@@ -3,7 +3,7 @@
 //! Each candidate action is tried on a copy of the match by a private engine with logging off, so the
 //! recorded events of the real match are untouched. The copy draws from the agent's own random stream, not
 //! the match's, so the lookahead cannot peek at the dice the real action will roll.
-use super::search::{copy_into, take_lookahead};
+use super::search::take_lookahead;
 use super::{submit_each, Agent};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
@@ -73,11 +73,23 @@ pub fn score(
     Ok(if v.is_nan() { f64::NEG_INFINITY } else { v })
 }
 
-/// `m` copied into `scratch` (reusing its memory), drawing from the generator state `probe`.
+/// `m` copied into `scratch` (reusing its memory), drawing from the generator state `probe`. The match's
+/// own generator is never copied: the probe's replaces it (and is left in place when the last try drew
+/// nothing, see `Rng::clone_from`).
 fn trial<'s>(scratch: &'s mut Option<Match>, m: &Match, probe: &Rng) -> &'s mut Match {
-    let c = copy_into(scratch, m);
-    c.rng.clone_from(probe);
-    c
+    match scratch {
+        Some(c) => {
+            c.state.clone_from(&m.state);
+            c.rng.clone_from(probe);
+            c.seed = m.seed;
+            c
+        }
+        None => {
+            let c = scratch.insert(m.clone());
+            c.rng.clone_from(probe);
+            c
+        }
+    }
 }
 
 impl Agent for GreedyAgent {

@@ -541,8 +541,10 @@ impl MctsAgent {
     /// One iteration from `root`.
     fn iterate(&mut self, look: &mut Engine, root: &Match) -> Result<(), RunError> {
         let mut sim = self.sim.take().unwrap_or_else(|| root.clone());
-        sim.clone_from(root);
-        sim.rng = Rng::new(look.game.rng, self.rng.next_raw());
+        // The root's position with a generator of its own (the root's is not copied only to be replaced).
+        sim.state.clone_from(&root.state);
+        sim.seed = root.seed;
+        sim.rng.reseed(look.game.rng, self.rng.next_raw());
         self.path.clear();
         // The root (and each order tree's root) counts its visits for widening.
         self.path.push(0);
