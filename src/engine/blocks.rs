@@ -100,7 +100,10 @@ impl BlockList {
             .inline_values()
             .filter(|vs| !vs.iter().any(|v| matches!(v, Value::List(..))))
         {
-            self.args.extend_from_slice(values);
+            // Most blocks of a listing's first parameter have no leading arguments: no copy at all.
+            if !values.is_empty() {
+                self.args.extend_from_slice(values);
+            }
         } else {
             self.push_args(args);
         }
