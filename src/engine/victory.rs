@@ -22,10 +22,11 @@ impl Machine<'_> {
             match rule {
                 CVictory::Control {
                     cells,
+                    named,
                     check,
                     reason,
                 } if *check == at => {
-                    let winner = match cells.single_cell_read() {
+                    let winner = match *named {
                         Some(read) => self.holder_of_named_cell(read),
                         None => self.controller(cells)?,
                     };

@@ -72,6 +72,9 @@ pub struct CPhase {
 pub enum CVictory {
     Control {
         cells: CSet,
+        /// The cell variable the set is when it is one (`cells where it == opponent.hq`, see
+        /// [`CSet::single_cell_read`]), found once here.
+        named: Option<typed::Read>,
         check: CheckPoint,
         reason: String,
     },
@@ -157,11 +160,15 @@ impl Program {
                     cells,
                     check,
                     reason,
-                } => CVictory::Control {
-                    cells: lw.set(cells),
-                    check: *check,
-                    reason: reason.clone(),
-                },
+                } => {
+                    let cells = lw.set(cells);
+                    CVictory::Control {
+                        named: cells.single_cell_read(),
+                        cells,
+                        check: *check,
+                        reason: reason.clone(),
+                    }
+                }
                 crate::ir::game::VictoryRule::Elimination { check, reason } => {
                     CVictory::Elimination {
                         check: *check,
