@@ -69,6 +69,7 @@ pub struct CPhase {
 }
 
 /// A compiled victory rule (same order as the game's).
+#[allow(clippy::large_enum_variant)] // a few per game, read after every action: kept inline
 pub enum CVictory {
     Control {
         cells: CSet,
