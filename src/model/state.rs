@@ -87,17 +87,32 @@ impl Clone for MatchState {
         self.points = s.points;
         self.turn_over = s.turn_over;
         self.stage = s.stage;
-        self.player_vars.clone_from(&s.player_vars);
-        self.owner.clone_from(&s.owner);
-        self.owner_bits.clone_from(&s.owner_bits);
-        self.occupied_bits.clone_from(&s.occupied_bits);
-        self.unit_bits.clone_from(&s.unit_bits);
-        self.cell_vars.clone_from(&s.cell_vars);
+        copy_vec(&mut self.player_vars, &s.player_vars);
+        copy_vec(&mut self.owner, &s.owner);
+        copy_vec(&mut self.owner_bits, &s.owner_bits);
+        copy_vec(&mut self.occupied_bits, &s.occupied_bits);
+        copy_vec(&mut self.unit_bits, &s.unit_bits);
+        copy_vec(&mut self.cell_vars, &s.cell_vars);
         self.units.clone_from(&s.units);
-        self.unit_vars.clone_from(&s.unit_vars);
-        self.occupant.clone_from(&s.occupant);
-        self.units_created.clone_from(&s.units_created);
+        copy_vec(&mut self.unit_vars, &s.unit_vars);
+        copy_vec(&mut self.occupant, &s.occupant);
+        copy_vec(&mut self.units_created, &s.units_created);
         self.result.clone_from(&s.result);
+    }
+}
+
+/// `from` copied into `to` with one copy of memory at most (`Vec::clone_from` copies the common part and
+/// then extends by the rest, two calls even when the lengths agree, as they do between copies of one
+/// game's states).
+#[inline]
+fn copy_vec<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+    if to.len() == from.len() {
+        if !from.is_empty() {
+            to.copy_from_slice(from);
+        }
+    } else {
+        to.clear();
+        to.extend_from_slice(from);
     }
 }
 
