@@ -18,7 +18,7 @@ pub struct GameResult {
 }
 
 /// One unit slot. Destroyed units keep their slot (alive = false) so indices stay stable.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct UnitState {
     pub id: Arc<str>,
     /// Row of the unit-type table.
@@ -26,6 +26,27 @@ pub struct UnitState {
     pub owner: PlayerIdx,
     pub at: CellId,
     pub alive: bool,
+}
+
+impl Clone for UnitState {
+    fn clone(&self) -> Self {
+        UnitState {
+            id: self.id.clone(),
+            ..*self
+        }
+    }
+
+    /// A unit copied over the same unit (as between copies of one match) keeps its id: no reference count
+    /// moves.
+    fn clone_from(&mut self, s: &Self) {
+        if !Arc::ptr_eq(&self.id, &s.id) {
+            self.id = s.id.clone();
+        }
+        self.kind = s.kind;
+        self.owner = s.owner;
+        self.at = s.at;
+        self.alive = s.alive;
+    }
 }
 
 /// Everything that changes during a match. Variable storage is flat: `vars[entity * slots + slot]`.
