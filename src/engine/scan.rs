@@ -1,6 +1,6 @@
 //! Cell parameters listed by scanning a variable's column. When the first test of a cell parameter is a
 //! range whose upper bound is one of that cell's own whole-number variables and whose lower bound is a
-//! constant (`from` with `amount` in `1..from.forces[me]`), the candidates are the cells where that
+//! constant (`from` with `amount` in `1..from.pieces[me]`), the candidates are the cells where that
 //! variable reaches the constant: the column is read straight from the state, cell after cell, instead of
 //! binding each cell and evaluating the bounds through their operands. Cells are visited in board order
 //! with the same bounds kept, so listing gives the same actions in the same order.

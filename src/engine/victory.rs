@@ -43,7 +43,7 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// The first player owning the cell a cell variable names for them (`cells where it == opponent.hq`),
+    /// The first player owning the cell a cell variable names for them (`cells where it == opponent.home`),
     /// read straight from the state.
     #[inline]
     fn holder_of_named_cell(&mut self, read: Read) -> Option<u8> {

@@ -57,7 +57,7 @@ pub struct CParam {
     /// Enumeration of a cell parameter without a source whose visit tests nothing before its hoisted
     /// ranges (no bit conditions, bounds or tests, none of which could then fail or err first): the index
     /// in `ranges` of the first range when it is typed, tested on each candidate before its visit starts (typed reads
-    /// cannot fail), so cells outside it cost a comparison, not a visit (`amount` up to `from.forces`).
+    /// cannot fail), so cells outside it cost a comparison, not a visit (`amount` up to `from.pieces`).
     pub quick_range: Option<usize>,
 }
 

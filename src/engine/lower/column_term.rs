@@ -200,7 +200,7 @@ impl Operation {
 /// A summand over the element cell.
 pub struct ColumnTerm {
     value: Operand,
-    /// The summand when it is one operand alone (`yield`, `forces[opponent]`).
+    /// The summand when it is one operand alone (`yield`, `pieces[opponent]`).
     single: Option<Side>,
 }
 

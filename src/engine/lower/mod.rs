@@ -73,7 +73,7 @@ pub struct CPhase {
 pub enum CVictory {
     Control {
         cells: CSet,
-        /// The cell variable the set is when it is one (`cells where it == opponent.hq`, see
+        /// The cell variable the set is when it is one (`cells where it == opponent.home`, see
         /// [`CSet::single_cell_read`]), found once here.
         named: Option<typed::Read>,
         check: CheckPoint,

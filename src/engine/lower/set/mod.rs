@@ -162,7 +162,7 @@ impl CSet {
     }
 
     /// The variable the one operand of [`CSet::single`] is, when it is a cell variable read in place
-    /// (`cells where it == opponent.hq`).
+    /// (`cells where it == opponent.home`).
     pub fn single_cell_read(&self) -> Option<Read> {
         match (self.single(), self.one_var) {
             (Some(_), Some((r, Ty::Cell))) => Some(r),
