@@ -11,6 +11,7 @@ mod column_term;
 mod columns;
 mod expr;
 mod int;
+mod leaf;
 mod list;
 pub mod native;
 mod plan;

@@ -181,14 +181,6 @@ pub fn compare_opt(op: BinOp, a: Option<i64>, b: Option<i64>) -> bool {
     }
 }
 
-macro_rules! int_cmp {
-    ($a:ident, $b:ident, $op:expr) => {
-        Box::new(move |m: &mut Machine<'_>| -> R<bool> {
-            Ok(compare_opt($op, $a.get(m), $b.get(m)))
-        }) as Cond
-    };
-}
-
 /// The owner an operand names, as an owner byte (nobody and none are [`NO_OWNER`]): a cell's owner, the
 /// owner of a cell's unit or of a unit (living), for a cell or unit in a local, or `me`/`opponent`. Every
 /// such value is a player or none, so equal bytes are exactly equal values.
@@ -314,14 +306,7 @@ impl Lowerer<'_> {
                 let (Some(a), Some(b)) = (IntArg::of(a), IntArg::of(b)) else {
                     return self.int_cmp(*op, a, b);
                 };
-                Some(match op {
-                    BinOp::Eq => int_cmp!(a, b, BinOp::Eq),
-                    BinOp::Ne => int_cmp!(a, b, BinOp::Ne),
-                    BinOp::Lt => int_cmp!(a, b, BinOp::Lt),
-                    BinOp::Le => int_cmp!(a, b, BinOp::Le),
-                    BinOp::Gt => int_cmp!(a, b, BinOp::Gt),
-                    _ => int_cmp!(a, b, BinOp::Ge),
-                })
+                Some(super::leaf::compare(*op, a, b))
             }
             // `has(x)` of a whole-number or flag variable: whether it is set (and names something).
             Expr::Call(crate::ir::Builtin::Has, args) if args.len() == 1 => {

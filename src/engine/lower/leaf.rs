@@ -1,0 +1,231 @@
+//! Comparisons of typed reads compiled per shape. A comparison such as `to.pieces[me] > 0` or
+//! `at.sent == 0` is the most common test of a rule; read through [`IntArg`] it pays, on every call, a
+//! match on the operand's kind, on the read's kind and on whose value it is (about half of the call).
+//! Here each shape of the left operand (a cell's, a player's or a unit's variable, for `me`, the opponent
+//! or a player in a local) is a type of its own, so the closure built for it reads the slot with no
+//! dispatch; the right operand is a constant or any typed operand. The meaning is [`compare_opt`]'s on
+//! the same two values as [`IntArg::get`] reads them.
+use super::expr::Cond;
+use super::typed::{compare_opt, IntArg, Read, Who};
+use crate::engine::machine::{Machine, RunError};
+use crate::ir::BinOp;
+use crate::model::value::ABSENT;
+use crate::model::Value;
+
+/// A whole-number operand whose shape is fixed by its type: `get` is [`IntArg::get`] for that shape.
+trait Leaf: Copy + Send + Sync + 'static {
+    fn get(self, m: &Machine<'_>) -> Option<i64>;
+}
+
+/// Whose per-player value, as a type.
+trait WhoLeaf: Copy + Send + Sync + 'static {
+    fn player(self, m: &Machine<'_>) -> Option<u8>;
+}
+
+#[derive(Clone, Copy)]
+struct Me;
+#[derive(Clone, Copy)]
+struct Opponent;
+#[derive(Clone, Copy)]
+struct InLocal(usize);
+
+impl WhoLeaf for Me {
+    #[inline(always)]
+    fn player(self, m: &Machine<'_>) -> Option<u8> {
+        Who::Me.player(m)
+    }
+}
+impl WhoLeaf for Opponent {
+    #[inline(always)]
+    fn player(self, m: &Machine<'_>) -> Option<u8> {
+        Who::Opponent.player(m)
+    }
+}
+impl WhoLeaf for InLocal {
+    #[inline(always)]
+    fn player(self, m: &Machine<'_>) -> Option<u8> {
+        Who::Local(self.0).player(m)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Constant(i64);
+#[derive(Clone, Copy)]
+struct CellVar {
+    local: usize,
+    offset: usize,
+}
+#[derive(Clone, Copy)]
+struct CellVarOf<W> {
+    local: usize,
+    offset: usize,
+    who: W,
+}
+#[derive(Clone, Copy)]
+struct PlayerVar<W> {
+    who: W,
+    offset: usize,
+}
+#[derive(Clone, Copy)]
+struct UnitVar {
+    local: usize,
+    offset: usize,
+}
+
+/// A raw slot as a whole number: unset is none.
+#[inline(always)]
+fn set(raw: i64) -> Option<i64> {
+    (raw != ABSENT).then_some(raw)
+}
+
+impl Leaf for Constant {
+    #[inline(always)]
+    fn get(self, _: &Machine<'_>) -> Option<i64> {
+        Some(self.0)
+    }
+}
+impl Leaf for IntArg {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        IntArg::get(self, m)
+    }
+}
+impl Leaf for CellVar {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        match m.rt.locals[self.local] {
+            Value::Cell(c) => set(m.st.cell_vars[c as usize * m.game.cell_slots + self.offset]),
+            _ => None,
+        }
+    }
+}
+impl<W: WhoLeaf> Leaf for CellVarOf<W> {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        match (m.rt.locals[self.local], self.who.player(m)) {
+            (Value::Cell(c), Some(p)) => {
+                set(m.st.cell_vars[c as usize * m.game.cell_slots + self.offset + p as usize])
+            }
+            _ => None,
+        }
+    }
+}
+impl<W: WhoLeaf> Leaf for PlayerVar<W> {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        let p = self.who.player(m)?;
+        set(m.st.player_vars[p as usize * m.game.player_slots + self.offset])
+    }
+}
+impl Leaf for UnitVar {
+    #[inline(always)]
+    fn get(self, m: &Machine<'_>) -> Option<i64> {
+        match m.rt.locals[self.local] {
+            Value::Unit(u) if m.st.units.get(u as usize).is_some_and(|x| x.alive) => {
+                set(m.st.unit_vars[u as usize * m.game.unit_slots + self.offset])
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `a op b` (an ordering or equality) on two typed operands, as one closure specialised for the shape of
+/// the operand that is read (a constant on the left is moved to the right, the operator mirrored).
+pub fn compare(op: BinOp, a: IntArg, b: IntArg) -> Cond {
+    let (op, a, b) = match (a, b) {
+        (IntArg::Const(_), IntArg::Var(_)) => (mirrored(op), b, a),
+        _ => (op, a, b),
+    };
+    let read = match a {
+        IntArg::Const(k) => return with_left(Constant(k), op, b),
+        IntArg::Var(read) => read,
+    };
+    match read {
+        Read::Cell { local, offset } => with_left(CellVar { local, offset }, op, b),
+        Read::CellOf { local, offset, who } => match who {
+            Who::Me => with_left(
+                CellVarOf {
+                    local,
+                    offset,
+                    who: Me,
+                },
+                op,
+                b,
+            ),
+            Who::Opponent => with_left(
+                CellVarOf {
+                    local,
+                    offset,
+                    who: Opponent,
+                },
+                op,
+                b,
+            ),
+            Who::Local(s) => with_left(
+                CellVarOf {
+                    local,
+                    offset,
+                    who: InLocal(s),
+                },
+                op,
+                b,
+            ),
+        },
+        Read::Player { who, offset } => match who {
+            Who::Me => with_left(PlayerVar { who: Me, offset }, op, b),
+            Who::Opponent => with_left(
+                PlayerVar {
+                    who: Opponent,
+                    offset,
+                },
+                op,
+                b,
+            ),
+            Who::Local(s) => with_left(
+                PlayerVar {
+                    who: InLocal(s),
+                    offset,
+                },
+                op,
+                b,
+            ),
+        },
+        Read::Unit { local, offset } => with_left(UnitVar { local, offset }, op, b),
+    }
+}
+
+/// The operator with its operands swapped: `k < x` is `x > k`.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+fn with_left<A: Leaf>(a: A, op: BinOp, b: IntArg) -> Cond {
+    match b {
+        IntArg::Const(k) => with_op(a, Constant(k), op),
+        b => with_op(a, b, op),
+    }
+}
+
+fn with_op<A: Leaf, B: Leaf>(a: A, b: B, op: BinOp) -> Cond {
+    macro_rules! cmp {
+        ($op:expr) => {
+            Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
+                Ok(compare_opt($op, a.get(m), b.get(m)))
+            })
+        };
+    }
+    match op {
+        BinOp::Eq => cmp!(BinOp::Eq),
+        BinOp::Ne => cmp!(BinOp::Ne),
+        BinOp::Lt => cmp!(BinOp::Lt),
+        BinOp::Le => cmp!(BinOp::Le),
+        BinOp::Gt => cmp!(BinOp::Gt),
+        _ => cmp!(BinOp::Ge),
+    }
+}
