@@ -4,7 +4,8 @@
 //! Here each shape of the left operand (a cell's, a player's or a unit's variable, for `me`, the opponent
 //! or a player in a local) is a type of its own, so the closure built for it reads the slot with no
 //! dispatch; the right operand is a constant or any typed operand. The meaning is [`compare_opt`]'s on
-//! the same two values as [`IntArg::get`] reads them.
+//! the same two values as [`IntArg::get`] reads them. Flag tests (`u.ready`, `not at.busy`, `has(c.left)`)
+//! are built the same way.
 use super::expr::Cond;
 use super::typed::{compare_opt, IntArg, Read, Who};
 use crate::engine::machine::{Machine, RunError};
@@ -129,6 +130,47 @@ impl Leaf for UnitVar {
     }
 }
 
+/// Builds a closure for one shape of read: called with the read as a type of its own.
+trait Build {
+    fn build<L: Leaf>(self, leaf: L) -> Cond;
+}
+
+/// `b` built for `read`'s shape.
+fn dispatch<B: Build>(read: Read, b: B) -> Cond {
+    match read {
+        Read::Cell { local, offset } => b.build(CellVar { local, offset }),
+        Read::CellOf { local, offset, who } => match who {
+            Who::Me => b.build(CellVarOf {
+                local,
+                offset,
+                who: Me,
+            }),
+            Who::Opponent => b.build(CellVarOf {
+                local,
+                offset,
+                who: Opponent,
+            }),
+            Who::Local(s) => b.build(CellVarOf {
+                local,
+                offset,
+                who: InLocal(s),
+            }),
+        },
+        Read::Player { who, offset } => match who {
+            Who::Me => b.build(PlayerVar { who: Me, offset }),
+            Who::Opponent => b.build(PlayerVar {
+                who: Opponent,
+                offset,
+            }),
+            Who::Local(s) => b.build(PlayerVar {
+                who: InLocal(s),
+                offset,
+            }),
+        },
+        Read::Unit { local, offset } => b.build(UnitVar { local, offset }),
+    }
+}
+
 /// `a op b` (an ordering or equality) on two typed operands, as one closure specialised for the shape of
 /// the operand that is read (a constant on the left is moved to the right, the operator mirrored).
 pub fn compare(op: BinOp, a: IntArg, b: IntArg) -> Cond {
@@ -136,62 +178,48 @@ pub fn compare(op: BinOp, a: IntArg, b: IntArg) -> Cond {
         (IntArg::Const(_), IntArg::Var(_)) => (mirrored(op), b, a),
         _ => (op, a, b),
     };
-    let read = match a {
-        IntArg::Const(k) => return with_left(Constant(k), op, b),
-        IntArg::Var(read) => read,
-    };
-    match read {
-        Read::Cell { local, offset } => with_left(CellVar { local, offset }, op, b),
-        Read::CellOf { local, offset, who } => match who {
-            Who::Me => with_left(
-                CellVarOf {
-                    local,
-                    offset,
-                    who: Me,
-                },
-                op,
-                b,
-            ),
-            Who::Opponent => with_left(
-                CellVarOf {
-                    local,
-                    offset,
-                    who: Opponent,
-                },
-                op,
-                b,
-            ),
-            Who::Local(s) => with_left(
-                CellVarOf {
-                    local,
-                    offset,
-                    who: InLocal(s),
-                },
-                op,
-                b,
-            ),
-        },
-        Read::Player { who, offset } => match who {
-            Who::Me => with_left(PlayerVar { who: Me, offset }, op, b),
-            Who::Opponent => with_left(
-                PlayerVar {
-                    who: Opponent,
-                    offset,
-                },
-                op,
-                b,
-            ),
-            Who::Local(s) => with_left(
-                PlayerVar {
-                    who: InLocal(s),
-                    offset,
-                },
-                op,
-                b,
-            ),
-        },
-        Read::Unit { local, offset } => with_left(UnitVar { local, offset }, op, b),
+    struct Compare(BinOp, IntArg);
+    impl Build for Compare {
+        fn build<L: Leaf>(self, leaf: L) -> Cond {
+            with_left(leaf, self.0, self.1)
+        }
     }
+    match a {
+        IntArg::Const(k) => with_left(Constant(k), op, b),
+        IntArg::Var(read) => dispatch(read, Compare(op, b)),
+    }
+}
+
+/// What a flag test asks of a variable.
+#[derive(Clone, Copy)]
+pub enum FlagTest {
+    /// `x`: set and not 0 (false and none are both false).
+    Holds,
+    /// `not x`.
+    Fails,
+    /// `has(x)`: set, whatever the value.
+    Has,
+}
+
+/// A flag test of a typed read as one closure specialised for its shape.
+pub fn flag(read: Read, test: FlagTest) -> Cond {
+    struct Flag(FlagTest);
+    impl Build for Flag {
+        fn build<L: Leaf>(self, leaf: L) -> Cond {
+            match self.0 {
+                FlagTest::Holds => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
+                    Ok(leaf.get(m).is_some_and(|v| v != 0))
+                }),
+                FlagTest::Fails => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
+                    Ok(!leaf.get(m).is_some_and(|v| v != 0))
+                }),
+                FlagTest::Has => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
+                    Ok(leaf.get(m).is_some())
+                }),
+            }
+        }
+    }
+    dispatch(read, Flag(test))
 }
 
 /// The operator with its operands swapped: `k < x` is `x > k`.

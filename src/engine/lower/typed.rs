@@ -5,6 +5,7 @@
 //! generic path's: an unset variable or an operand that names nothing is none, none compares equal only
 //! to none and is never ordered, and arithmetic with none gives none.
 use super::expr::{Cond, Ev};
+use super::leaf::{self, FlagTest};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::{BinOp, Expr};
@@ -306,27 +307,21 @@ impl Lowerer<'_> {
                 let (Some(a), Some(b)) = (IntArg::of(a), IntArg::of(b)) else {
                     return self.int_cmp(*op, a, b);
                 };
-                Some(super::leaf::compare(*op, a, b))
+                Some(leaf::compare(*op, a, b))
             }
             // `has(x)` of a whole-number or flag variable: whether it is set (and names something).
             Expr::Call(crate::ir::Builtin::Has, args) if args.len() == 1 => {
                 let r = Read::of(&args[0], Ty::Int).or_else(|| Read::of(&args[0], Ty::Bool))?;
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<bool> {
-                    Ok(r.raw(m).is_some_and(|raw| raw != ABSENT))
-                }))
+                Some(leaf::flag(r, FlagTest::Has))
             }
             Expr::Not(x) => {
                 let r = Read::of(x, Ty::Bool)?;
                 // Not of a flag: none and false are both false, so `not` holds for both.
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<bool> {
-                    Ok(!r.raw(m).is_some_and(|raw| raw != ABSENT && raw != 0))
-                }))
+                Some(leaf::flag(r, FlagTest::Fails))
             }
             _ => {
                 let r = Read::of(e, Ty::Bool)?;
-                Some(Box::new(move |m: &mut Machine<'_>| -> R<bool> {
-                    Ok(r.raw(m).is_some_and(|raw| raw != ABSENT && raw != 0))
-                }))
+                Some(leaf::flag(r, FlagTest::Holds))
             }
         }
     }
