@@ -211,7 +211,7 @@ pub fn flag(read: Read, test: FlagTest) -> Cond {
                     Ok(leaf.get(m).is_some_and(|v| v != 0))
                 }),
                 FlagTest::Fails => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
-                    Ok(!leaf.get(m).is_some_and(|v| v != 0))
+                    Ok(leaf.get(m).is_none_or(|v| v == 0))
                 }),
                 FlagTest::Has => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
                     Ok(leaf.get(m).is_some())
