@@ -271,21 +271,39 @@ pub fn unit_flag_test(e: &Expr) -> Option<(usize, usize, bool)> {
 
 /// Several flag tests of one unit as one condition (`not u.fresh`, `not u.moved`, ...): the unit is looked
 /// up once. A flag holds when the unit lives and the flag is set, as [`Lowerer::typed_cond`] reads it.
+/// Up to four tests are a fixed-size array the compiler unrolls.
 pub fn unit_flags_cond(local: usize, flags: Vec<(usize, bool)>) -> Cond {
-    Box::new(move |m: &mut Machine<'_>| -> R<bool> {
-        let base = match m.rt.locals[local] {
-            Value::Unit(u) if m.st.units.get(u as usize).is_some_and(|x| x.alive) => {
-                Some(u as usize * m.game.unit_slots)
-            }
-            _ => None,
-        };
-        Ok(flags.iter().all(|&(offset, want)| {
-            let set = base.is_some_and(|b| {
-                let raw = m.st.unit_vars[b + offset];
-                raw != ABSENT && raw != 0
-            });
-            set == want
-        }))
+    match flags.len() {
+        1 => unit_flags_n::<1>(local, &flags),
+        2 => unit_flags_n::<2>(local, &flags),
+        3 => unit_flags_n::<3>(local, &flags),
+        4 => unit_flags_n::<4>(local, &flags),
+        _ => Box::new(move |m: &mut Machine<'_>| -> R<bool> {
+            Ok(unit_flags_hold(m, local, &flags))
+        }),
+    }
+}
+
+fn unit_flags_n<const N: usize>(local: usize, flags: &[(usize, bool)]) -> Cond {
+    let mut fixed = [(0usize, false); N];
+    fixed.copy_from_slice(flags);
+    Box::new(move |m: &mut Machine<'_>| -> R<bool> { Ok(unit_flags_hold(m, local, &fixed)) })
+}
+
+#[inline(always)]
+fn unit_flags_hold(m: &Machine<'_>, local: usize, flags: &[(usize, bool)]) -> bool {
+    let base = match m.rt.locals[local] {
+        Value::Unit(u) if m.st.units.get(u as usize).is_some_and(|x| x.alive) => {
+            Some(u as usize * m.game.unit_slots)
+        }
+        _ => None,
+    };
+    flags.iter().all(|&(offset, want)| {
+        let set = base.is_some_and(|b| {
+            let raw = m.st.unit_vars[b + offset];
+            raw != ABSENT && raw != 0
+        });
+        set == want
     })
 }
 
