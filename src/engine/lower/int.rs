@@ -19,7 +19,7 @@ use crate::model::{Ty, Value};
 type R<T> = Result<T, RunError>;
 
 /// A compiled expression giving a `T`.
-type TypedFn<T> = Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>;
+pub type TypedFn<T> = Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>;
 
 /// A compiled whole-number expression (`None` is none).
 pub type IntFn = TypedFn<Option<i64>>;
@@ -45,7 +45,7 @@ impl IntNode {
 
 /// `op` on two optional whole numbers: none when either is none (checked first, as the generic path does).
 #[inline(always)]
-fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
+pub(super) fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>> {
     match (x, y) {
         (Some(x), Some(y)) => match int_arith(op, x, y) {
             Some(r) => r.map(Some),
@@ -63,6 +63,11 @@ where
     F: Fn(Option<i64>) -> T + Send + Sync + 'static,
     T: 'static,
 {
+    // Two operands read in place: one closure for their shapes, no dispatch per call.
+    let (a, b) = match (a, b) {
+        (IntNode::Arg(a), IntNode::Arg(b)) => return super::leaf::arith(op, a, b, out),
+        pair => pair,
+    };
     macro_rules! checked {
         ($method:ident) => {
             Box::new(move |m: &mut Machine<'_>| {

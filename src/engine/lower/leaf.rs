@@ -7,6 +7,7 @@
 //! the same two values as [`IntArg::get`] reads them. Flag tests (`u.ready`, `not at.busy`, `has(c.left)`)
 //! are built the same way.
 use super::expr::Cond;
+use super::int::{apply, TypedFn};
 use super::typed::{compare_opt, IntArg, Read, Who};
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::BinOp;
@@ -132,11 +133,12 @@ impl Leaf for UnitVar {
 
 /// Builds a closure for one shape of read: called with the read as a type of its own.
 trait Build {
-    fn build<L: Leaf>(self, leaf: L) -> Cond;
+    type Out;
+    fn build<L: Leaf>(self, leaf: L) -> Self::Out;
 }
 
 /// `b` built for `read`'s shape.
-fn dispatch<B: Build>(read: Read, b: B) -> Cond {
+fn dispatch<B: Build>(read: Read, b: B) -> B::Out {
     match read {
         Read::Cell { local, offset } => b.build(CellVar { local, offset }),
         Read::CellOf { local, offset, who } => match who {
@@ -180,6 +182,7 @@ pub fn compare(op: BinOp, a: IntArg, b: IntArg) -> Cond {
     };
     struct Compare(BinOp, IntArg);
     impl Build for Compare {
+        type Out = Cond;
         fn build<L: Leaf>(self, leaf: L) -> Cond {
             with_left(leaf, self.0, self.1)
         }
@@ -205,6 +208,7 @@ pub enum FlagTest {
 pub fn flag(read: Read, test: FlagTest) -> Cond {
     struct Flag(FlagTest);
     impl Build for Flag {
+        type Out = Cond;
         fn build<L: Leaf>(self, leaf: L) -> Cond {
             match self.0 {
                 FlagTest::Holds => Box::new(move |m: &mut Machine<'_>| -> Result<bool, RunError> {
@@ -255,5 +259,56 @@ fn with_op<A: Leaf, B: Leaf>(a: A, b: B, op: BinOp) -> Cond {
         BinOp::Le => cmp!(BinOp::Le),
         BinOp::Gt => cmp!(BinOp::Gt),
         _ => cmp!(BinOp::Ge),
+    }
+}
+
+/// `a op b` on two typed operands (arithmetic), its result handed to `out`, as one closure specialised for
+/// the shape of the left operand and for a constant on the right: [`super::int`]'s `bin_fn` for operands
+/// read in place. Addition, subtraction and multiplication are done inline with the same overflow error,
+/// the other operations through [`apply`].
+pub fn arith<T, F>(op: BinOp, a: IntArg, b: IntArg, out: F) -> TypedFn<T>
+where
+    F: Fn(Option<i64>) -> T + Send + Sync + 'static,
+    T: 'static,
+{
+    struct Arith<F>(BinOp, IntArg, F);
+    impl<T: 'static, F: Fn(Option<i64>) -> T + Send + Sync + 'static> Build for Arith<F> {
+        type Out = TypedFn<T>;
+        fn build<L: Leaf>(self, leaf: L) -> TypedFn<T> {
+            let Arith(op, b, out) = self;
+            match b {
+                IntArg::Const(k) => arith_op(op, leaf, Constant(k), out),
+                b => arith_op(op, leaf, b, out),
+            }
+        }
+    }
+    match a {
+        IntArg::Const(k) => Arith(op, b, out).build(Constant(k)),
+        IntArg::Var(read) => dispatch(read, Arith(op, b, out)),
+    }
+}
+
+fn arith_op<A: Leaf, B: Leaf, T: 'static, F>(op: BinOp, a: A, b: B, out: F) -> TypedFn<T>
+where
+    F: Fn(Option<i64>) -> T + Send + Sync + 'static,
+{
+    macro_rules! checked {
+        ($method:ident) => {
+            Box::new(move |m: &mut Machine<'_>| {
+                Ok(out(match (a.get(m), b.get(m)) {
+                    (Some(x), Some(y)) => Some(
+                        x.$method(y)
+                            .ok_or_else(|| RunError::new("arithmetic overflow"))?,
+                    ),
+                    _ => None,
+                }))
+            })
+        };
+    }
+    match op {
+        BinOp::Add => checked!(checked_add),
+        BinOp::Sub => checked!(checked_sub),
+        BinOp::Mul => checked!(checked_mul),
+        _ => Box::new(move |m: &mut Machine<'_>| Ok(out(apply(op, a.get(m), b.get(m))?))),
     }
 }
