@@ -35,6 +35,9 @@ impl Machine<'_> {
                 CStmt::Store {
                     slot, op, value, ..
                 } if self.store_in_place(slot, *op, value) => {}
+                CStmt::LocalStore {
+                    slot, op, value, ..
+                } if self.local_store_in_place(*slot, *op, value) => {}
                 CStmt::If(c, then, els) => {
                     let branch = if c(self)? { then } else { els };
                     if !branch.is_empty() {
@@ -70,6 +73,30 @@ impl Machine<'_> {
         false
     }
 
+    /// A [`CStmt::LocalStore`] of a whole number; false when it must go the generic way (not whole
+    /// numbers, or an overflow), having changed nothing.
+    #[inline(always)]
+    fn local_store_in_place(&mut self, slot: usize, op: AssignOp, value: &StoreArg) -> bool {
+        let Some(v) = value.get(self) else {
+            return false;
+        };
+        // None counts as 0 when added to, as in the generic assignment; a local holding anything else is
+        // left to it.
+        let new = match (op, self.rt.locals[slot]) {
+            (AssignOp::Set, _) => Some(v),
+            (_, Value::Int(base)) => int_assign(op, base, v),
+            (_, Value::None) => int_assign(op, 0, v),
+            _ => None,
+        };
+        match new {
+            Some(n) => {
+                self.rt.locals[slot] = Value::Int(n);
+                true
+            }
+            None => false,
+        }
+    }
+
     #[inline(never)]
     fn stmt(&mut self, s: &CStmt, sig: &mut Signals) -> R<()> {
         match s {
@@ -101,19 +128,8 @@ impl Machine<'_> {
                 value,
                 ev,
             } => {
-                if let Some(v) = value.get(self) {
-                    // None counts as 0 when added to, as in the generic assignment; a local holding
-                    // anything else is left to it.
-                    let new = match (op, self.rt.locals[*slot]) {
-                        (AssignOp::Set, _) => Some(v),
-                        (_, Value::Int(base)) => int_assign(*op, base, v),
-                        (_, Value::None) => int_assign(*op, 0, v),
-                        _ => None,
-                    };
-                    if let Some(n) = new {
-                        self.rt.locals[*slot] = Value::Int(n);
-                        return Ok(());
-                    }
+                if self.local_store_in_place(*slot, *op, value) {
+                    return Ok(());
                 }
                 // Not whole numbers, or an overflow: the generic assignment gives the same result (or error).
                 let v = ev(self)?;
