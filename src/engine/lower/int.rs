@@ -55,38 +55,16 @@ pub(super) fn apply(op: BinOp, x: Option<i64>, y: Option<i64>) -> R<Option<i64>>
     }
 }
 
-/// `a op b` as one closure whose result goes through `out`: addition, subtraction and multiplication
-/// chosen at lowering and done inline, the other operations through [`int_arith`] (the same errors).
-/// Both operands are evaluated before either is looked at, as [`apply`] does.
+/// `a op b` as one closure whose result goes through `out` ([`super::leaf::arith_op`]); two operands read
+/// in place get one closure for their shapes, with no dispatch per call.
 fn bin_fn<T, F>(op: BinOp, a: IntNode, b: IntNode, out: F) -> TypedFn<T>
 where
     F: Fn(Option<i64>) -> T + Send + Sync + 'static,
     T: 'static,
 {
-    // Two operands read in place: one closure for their shapes, no dispatch per call.
-    let (a, b) = match (a, b) {
-        (IntNode::Arg(a), IntNode::Arg(b)) => return super::leaf::arith(op, a, b, out),
-        pair => pair,
-    };
-    macro_rules! checked {
-        ($method:ident) => {
-            Box::new(move |m: &mut Machine<'_>| {
-                let (x, y) = (a.get(m)?, b.get(m)?);
-                Ok(out(match (x, y) {
-                    (Some(x), Some(y)) => Some(
-                        x.$method(y)
-                            .ok_or_else(|| RunError::new("arithmetic overflow"))?,
-                    ),
-                    _ => None,
-                }))
-            })
-        };
-    }
-    match op {
-        BinOp::Add => checked!(checked_add),
-        BinOp::Sub => checked!(checked_sub),
-        BinOp::Mul => checked!(checked_mul),
-        _ => Box::new(move |m: &mut Machine<'_>| Ok(out(apply(op, a.get(m)?, b.get(m)?)?))),
+    match (a, b) {
+        (IntNode::Arg(a), IntNode::Arg(b)) => super::leaf::arith(op, a, b, out),
+        (a, b) => super::leaf::arith_op(op, a, b, out),
     }
 }
 

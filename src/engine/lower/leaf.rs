@@ -7,7 +7,7 @@
 //! the same two values as [`IntArg::get`] reads them. Flag tests (`u.ready`, `not at.busy`, `has(c.left)`)
 //! are built the same way.
 use super::expr::Cond;
-use super::int::{apply, TypedFn};
+use super::int::{apply, IntNode, TypedFn};
 use super::typed::{compare_opt, IntArg, Read, Who};
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::BinOp;
@@ -288,14 +288,38 @@ where
     }
 }
 
-fn arith_op<A: Leaf, B: Leaf, T: 'static, F>(op: BinOp, a: A, b: B, out: F) -> TypedFn<T>
+/// A whole-number operand of arithmetic: a read of a fixed shape (never fails), or a node of a larger
+/// tree (which may fail: an overflow below it).
+pub trait Operand: Send + Sync + 'static {
+    fn value(&self, m: &mut Machine<'_>) -> Result<Option<i64>, RunError>;
+}
+
+impl<L: Leaf> Operand for L {
+    #[inline(always)]
+    fn value(&self, m: &mut Machine<'_>) -> Result<Option<i64>, RunError> {
+        Ok(self.get(m))
+    }
+}
+
+impl Operand for IntNode {
+    #[inline(always)]
+    fn value(&self, m: &mut Machine<'_>) -> Result<Option<i64>, RunError> {
+        self.get(m)
+    }
+}
+
+/// `a op b` as one closure whose result goes through `out`: addition, subtraction and multiplication
+/// chosen at lowering and done inline, the other operations through [`apply`] (the same errors). Both
+/// operands are evaluated before either is looked at, as [`apply`] does.
+pub fn arith_op<A: Operand, B: Operand, T: 'static, F>(op: BinOp, a: A, b: B, out: F) -> TypedFn<T>
 where
     F: Fn(Option<i64>) -> T + Send + Sync + 'static,
 {
     macro_rules! checked {
         ($method:ident) => {
             Box::new(move |m: &mut Machine<'_>| {
-                Ok(out(match (a.get(m), b.get(m)) {
+                let (x, y) = (a.value(m)?, b.value(m)?);
+                Ok(out(match (x, y) {
                     (Some(x), Some(y)) => Some(
                         x.$method(y)
                             .ok_or_else(|| RunError::new("arithmetic overflow"))?,
@@ -309,6 +333,9 @@ where
         BinOp::Add => checked!(checked_add),
         BinOp::Sub => checked!(checked_sub),
         BinOp::Mul => checked!(checked_mul),
-        _ => Box::new(move |m: &mut Machine<'_>| Ok(out(apply(op, a.get(m), b.get(m))?))),
+        _ => Box::new(move |m: &mut Machine<'_>| {
+            let (x, y) = (a.value(m)?, b.value(m)?);
+            Ok(out(apply(op, x, y)?))
+        }),
     }
 }
