@@ -164,15 +164,22 @@ impl Machine<'_> {
                     k.push(e(self)?);
                 }
             }
+            // The report goes only into the logged `game_end` event: without a log it is still evaluated
+            // (an error in it is the same error either way) but not written out.
+            let logging = self.logging();
             let mut extra = Vec::new();
             for (name, e) in report {
                 let mut m = Map::new();
                 for p in 0..n {
                     self.me = p as u8;
                     let v = e(self)?;
-                    m.insert(g.players[p].clone(), self.to_json(v));
+                    if logging {
+                        m.insert(g.players[p].clone(), self.to_json(v));
+                    }
                 }
-                extra.push((name.clone(), Json::Object(m)));
+                if logging {
+                    extra.push((name.clone(), Json::Object(m)));
+                }
             }
             self.me = saved;
             let winner = best(&keys);
