@@ -92,7 +92,13 @@ pub struct Engine {
     /// The lowered game this engine runs (shared by every engine of the game).
     pub prog: Arc<Program>,
     rt: Runtime,
+    /// Matches handed back once played ([`Engine::recycle`]): the next start or copy reuses their memory.
+    spare: Vec<Match>,
 }
+
+/// Recycled matches an engine keeps: a simulated game uses at most three at once (the match, and in
+/// simultaneous turns the turn's start and a player's view of it).
+const MAX_SPARE_MATCHES: usize = 3;
 
 impl Engine {
     /// An engine running `game` lowered with every optimisation.
@@ -104,7 +110,12 @@ impl Engine {
     /// An engine running `game` as `prog` (lowered from the same game).
     pub fn with_program(game: Arc<Game>, prog: Arc<Program>) -> Result<Self, RunError> {
         let rt = Runtime::new(&game);
-        Ok(Engine { game, prog, rt })
+        Ok(Engine {
+            game,
+            prog,
+            rt,
+            spare: Vec::new(),
+        })
     }
 
     /// Another engine for the same game and program (its own runtime, logging off).
@@ -146,15 +157,48 @@ impl Engine {
 
     /// A new match: the scenario's position, then the first turn started (its hooks run and are logged).
     pub fn start(&mut self, seed: u64) -> Result<Match, RunError> {
-        let Engine { game, prog, rt } = self;
+        let Engine {
+            game,
+            prog,
+            rt,
+            spare,
+        } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
-        let mut m = Match {
-            state: game.initial.clone(),
-            rng: Rng::new(game.rng, seed),
-            seed,
+        let mut m = match spare.pop() {
+            // The same position and generator as a new match, in memory already allocated.
+            Some(mut m) => {
+                m.state.clone_from(&game.initial);
+                m.rng.reseed(game.rng, seed);
+                m.seed = seed;
+                m
+            }
+            None => Match {
+                state: game.initial.clone(),
+                rng: Rng::new(game.rng, seed),
+                seed,
+            },
         };
         Self::machine(game, prog, rt, &mut m, 0).start()?;
         Ok(m)
+    }
+
+    /// Takes back a match nobody needs any more, so that the next [`Engine::start`] or
+    /// [`Engine::copy_of`] reuses its memory (a few are kept; simulations play game after game).
+    pub fn recycle(&mut self, m: Match) {
+        if self.spare.len() < MAX_SPARE_MATCHES {
+            self.spare.push(m);
+        }
+    }
+
+    /// A copy of `m`, in the memory of a recycled match when there is one.
+    pub fn copy_of(&mut self, m: &Match) -> Match {
+        match self.spare.pop() {
+            Some(mut c) => {
+                c.clone_from(m);
+                c
+            }
+            None => m.clone(),
+        }
     }
 
     /// Players due to act now.
@@ -179,7 +223,7 @@ impl Engine {
         if m.state.is_over() || !m.state.is_due(player) {
             return Ok(None);
         }
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let kinds = game.allowed_actions(&m.state);
         f(&mut Self::machine(game, prog, rt, m, player), kinds).map(Some)
@@ -255,7 +299,7 @@ impl Engine {
         if !m.state.is_due(player) {
             return Ok(Applied::Invalid("not_due".into()));
         }
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
         Self::machine(game, prog, rt, m, player).apply(player, a, &echo, false)
@@ -269,7 +313,7 @@ impl Engine {
         player: PlayerIdx,
         a: &Action,
     ) -> Result<Applied, RunError> {
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let echo = |mm: &Machine| wire::encode(mm.game, mm.st, a);
         Self::machine(game, prog, rt, m, player).apply(player, a, &echo, true)
@@ -277,7 +321,7 @@ impl Engine {
 
     /// Ends `player`'s submission (batch turns end; simultaneous turns resolve when all are in).
     pub fn end_submission(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         Self::machine(game, prog, rt, m, player).end_submission(player)
     }
@@ -313,7 +357,7 @@ impl Engine {
         m: &mut Match,
         player: PlayerIdx,
     ) -> Result<f64, RunError> {
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let Some(e) = prog.evaluations.get(k) else {
             return Ok(0.0);
@@ -324,7 +368,7 @@ impl Engine {
 
     /// Invariants that do not hold: declared checks and variable bounds.
     pub fn broken_invariants(&mut self, m: &mut Match) -> Result<Vec<String>, RunError> {
-        let Engine { game, prog, rt } = self;
+        let Engine { game, prog, rt, .. } = self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let mut broken = Vec::new();
         let mut mm = Self::machine(game, prog, rt, m, 0);

@@ -24,7 +24,7 @@ impl Engine {
 
     /// Settles a stuck `player` as the ruleset says, logging `stuck {player, outcome}` first.
     pub fn settle_stuck(&mut self, m: &mut Match, player: PlayerIdx) -> Result<(), RunError> {
-        let Engine { game, prog, rt } = &mut *self;
+        let Engine { game, prog, rt, .. } = &mut *self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let rule = game.when_stuck;
         let mut mm = Self::machine(game, prog, rt, m, player);

@@ -60,7 +60,7 @@ impl Engine {
         actions: &[E],
     ) -> Result<(), SubmitError> {
         // Borrowed, not cloned: the Arcs' counts are shared by every thread playing this game.
-        let Engine { game, prog, rt } = &mut *self;
+        let Engine { game, prog, rt, .. } = &mut *self;
         let (game, prog): (&Game, &Program) = (game, prog);
         let Some(player) = game.player_index(player_id) else {
             return Err(SubmitError::UnknownPlayer(player_id.into()));

@@ -162,13 +162,13 @@ pub fn play_match_observed(
             let view = if last {
                 start
             } else {
-                copy_into(&mut view, start)
+                copy_into(&mut view, start, engine)
             };
             let name = &game.players[p as usize];
             hand_in_from(engine, agent, view, &mut m, p, name, &mut actions)?
         } else {
             // The first player of a simultaneous turn acts on the live match: no orders are in yet.
-            copy_into(&mut turn_start, &m);
+            copy_into(&mut turn_start, &m, engine);
             agent.act_into(engine, &mut m, p, &mut actions)?;
             agent.take_handed_in()
         };
@@ -249,6 +249,9 @@ pub fn play_match_observed(
     for (p, agent) in agents.iter_mut().enumerate() {
         agent.finish(engine, &m, p as PlayerIdx);
     }
+    for spare in [turn_start, view].into_iter().flatten() {
+        engine.recycle(spare);
+    }
     Ok(Played {
         m,
         submissions,
@@ -258,13 +261,14 @@ pub fn play_match_observed(
     })
 }
 
-/// Copies `from` into `slot`, reusing the memory of the match already there.
-fn copy_into<'s>(slot: &'s mut Option<Match>, from: &Match) -> &'s mut Match {
+/// Copies `from` into `slot`, reusing the memory of the match already there (or of one the engine
+/// recycled).
+fn copy_into<'s>(slot: &'s mut Option<Match>, from: &Match, engine: &mut Engine) -> &'s mut Match {
     match slot {
         Some(m) => {
             m.clone_from(from);
             m
         }
-        None => slot.insert(from.clone()),
+        None => slot.insert(engine.copy_of(from)),
     }
 }

@@ -56,14 +56,19 @@ pub fn one_game(
         check,
     };
     match play_match(engine, &mut seats, seed, opts) {
-        Ok(played) => GameOutcome {
-            winner: played.m.state.result.as_ref().map(|r| r.winner),
-            turns: played.m.state.turn,
-            plies: played.m.state.ply,
-            reason: played.m.state.result.as_ref().map(|r| r.reason.to_string()),
-            error: None,
-            failures: played.failures,
-        },
+        Ok(played) => {
+            let outcome = GameOutcome {
+                winner: played.m.state.result.as_ref().map(|r| r.winner),
+                turns: played.m.state.turn,
+                plies: played.m.state.ply,
+                reason: played.m.state.result.as_ref().map(|r| r.reason.to_string()),
+                error: None,
+                failures: played.failures,
+            };
+            // The next game on this thread starts in the same memory.
+            engine.recycle(played.m);
+            outcome
+        }
         Err(e) => fail(format!("seed {seed}: {e}")),
     }
 }
