@@ -12,7 +12,6 @@ use super::typed::{compare_opt, IntArg, Read, Who};
 use crate::engine::machine::{Machine, RunError};
 use crate::ir::BinOp;
 use crate::model::value::ABSENT;
-use crate::model::Value;
 
 /// A whole-number operand whose shape is fixed by its type: `get` is [`IntArg::get`] for that shape.
 trait Leaf: Copy + Send + Sync + 'static {
@@ -21,7 +20,7 @@ trait Leaf: Copy + Send + Sync + 'static {
 
 /// Whose per-player value, as a type.
 trait WhoLeaf: Copy + Send + Sync + 'static {
-    fn player(self, m: &Machine<'_>) -> Option<u8>;
+    fn who(self) -> Who;
 }
 
 #[derive(Clone, Copy)]
@@ -33,23 +32,25 @@ struct InLocal(usize);
 
 impl WhoLeaf for Me {
     #[inline(always)]
-    fn player(self, m: &Machine<'_>) -> Option<u8> {
-        Who::Me.player(m)
+    fn who(self) -> Who {
+        Who::Me
     }
 }
 impl WhoLeaf for Opponent {
     #[inline(always)]
-    fn player(self, m: &Machine<'_>) -> Option<u8> {
-        Who::Opponent.player(m)
+    fn who(self) -> Who {
+        Who::Opponent
     }
 }
 impl WhoLeaf for InLocal {
     #[inline(always)]
-    fn player(self, m: &Machine<'_>) -> Option<u8> {
-        Who::Local(self.0).player(m)
+    fn who(self) -> Who {
+        Who::Local(self.0)
     }
 }
 
+// Each read shape rebuilds its [`Read`] and reads it with [`Read::raw`]: the variant is known where the
+// closure is compiled, so the match on it folds away and only that arm's read remains.
 #[derive(Clone, Copy)]
 struct Constant(i64);
 #[derive(Clone, Copy)]
@@ -74,10 +75,10 @@ struct UnitVar {
     offset: usize,
 }
 
-/// A raw slot as a whole number: unset is none.
+/// A raw slot as a whole number: unset is none (as [`IntArg::get`] reads it).
 #[inline(always)]
-fn set(raw: i64) -> Option<i64> {
-    (raw != ABSENT).then_some(raw)
+fn number(raw: Option<i64>) -> Option<i64> {
+    raw.filter(|&raw| raw != ABSENT)
 }
 
 impl Leaf for Constant {
@@ -95,39 +96,29 @@ impl Leaf for IntArg {
 impl Leaf for CellVar {
     #[inline(always)]
     fn get(self, m: &Machine<'_>) -> Option<i64> {
-        match m.rt.locals[self.local] {
-            Value::Cell(c) => set(m.st.cell_vars[c as usize * m.game.cell_slots + self.offset]),
-            _ => None,
-        }
+        let (local, offset) = (self.local, self.offset);
+        number(Read::Cell { local, offset }.raw(m))
     }
 }
 impl<W: WhoLeaf> Leaf for CellVarOf<W> {
     #[inline(always)]
     fn get(self, m: &Machine<'_>) -> Option<i64> {
-        match (m.rt.locals[self.local], self.who.player(m)) {
-            (Value::Cell(c), Some(p)) => {
-                set(m.st.cell_vars[c as usize * m.game.cell_slots + self.offset + p as usize])
-            }
-            _ => None,
-        }
+        let (local, offset, who) = (self.local, self.offset, self.who.who());
+        number(Read::CellOf { local, offset, who }.raw(m))
     }
 }
 impl<W: WhoLeaf> Leaf for PlayerVar<W> {
     #[inline(always)]
     fn get(self, m: &Machine<'_>) -> Option<i64> {
-        let p = self.who.player(m)?;
-        set(m.st.player_vars[p as usize * m.game.player_slots + self.offset])
+        let (who, offset) = (self.who.who(), self.offset);
+        number(Read::Player { who, offset }.raw(m))
     }
 }
 impl Leaf for UnitVar {
     #[inline(always)]
     fn get(self, m: &Machine<'_>) -> Option<i64> {
-        match m.rt.locals[self.local] {
-            Value::Unit(u) if m.st.units.get(u as usize).is_some_and(|x| x.alive) => {
-                set(m.st.unit_vars[u as usize * m.game.unit_slots + self.offset])
-            }
-            _ => None,
-        }
+        let (local, offset) = (self.local, self.offset);
+        number(Read::Unit { local, offset }.raw(m))
     }
 }
 
