@@ -6,6 +6,7 @@ use super::blocks::BlockList;
 use super::lower::typed::compare_opt;
 use super::lower::{BitTest, Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
+use crate::board::CellId;
 use crate::ir::game::ActionSpec;
 use crate::ir::ops::compare;
 use crate::ir::BinOp;
@@ -27,6 +28,54 @@ pub(super) enum Known {
     BitTests,
     /// Its first range passed and its bounds are kept (see `quick_pass`).
     FirstRange,
+}
+
+/// A candidate of a parameter in the shape the walk made it: a cell, unit or number passes as the raw
+/// number and `visit` builds its `Value` where it stores it. A `Value` the caller writes field by field
+/// and `visit` then reads back as one 16-byte copy misses store forwarding: a stall on every candidate
+/// (~5% of a random game of the hex arena went to that one copy).
+pub(super) trait Candidate: Copy {
+    fn value(self) -> Value;
+}
+
+impl Candidate for Value {
+    #[inline(always)]
+    fn value(self) -> Value {
+        self
+    }
+}
+
+/// A cell candidate ([`Candidate`]).
+#[derive(Clone, Copy)]
+pub(super) struct CellCandidate(pub CellId);
+
+impl Candidate for CellCandidate {
+    #[inline(always)]
+    fn value(self) -> Value {
+        Value::Cell(self.0)
+    }
+}
+
+/// A unit candidate ([`Candidate`]).
+#[derive(Clone, Copy)]
+pub(super) struct UnitCandidate(pub u32);
+
+impl Candidate for UnitCandidate {
+    #[inline(always)]
+    fn value(self) -> Value {
+        Value::Unit(self.0)
+    }
+}
+
+/// A whole-number candidate ([`Candidate`]).
+#[derive(Clone, Copy)]
+pub(super) struct IntCandidate(pub i64);
+
+impl Candidate for IntCandidate {
+    #[inline(always)]
+    fn value(self) -> Value {
+        Value::Int(self.0)
+    }
 }
 
 impl Machine<'_> {
@@ -224,7 +273,7 @@ impl Machine<'_> {
                 if let Some(c) = c.cell(self)? {
                     let g = self.game;
                     for &n in g.board.neighbours(c) {
-                        if !self.visit(act, p, i, Value::Cell(n), args, sink, Known::Nothing)? {
+                        if !self.visit(act, p, i, CellCandidate(n), args, sink, Known::Nothing)? {
                             return Ok(false);
                         }
                     }
@@ -277,7 +326,7 @@ impl Machine<'_> {
                                 let Some(known) = self.quick_pass(p, c) else {
                                     continue;
                                 };
-                                if !self.visit(act, p, i, Value::Cell(c), args, sink, known)? {
+                                if !self.visit(act, p, i, CellCandidate(c), args, sink, known)? {
                                     return Ok(false);
                                 }
                             }
@@ -291,7 +340,7 @@ impl Machine<'_> {
                             let Some(known) = self.quick_pass(p, c) else {
                                 continue;
                             };
-                            if !self.visit(act, p, i, Value::Cell(c), args, sink, known)? {
+                            if !self.visit(act, p, i, CellCandidate(c), args, sink, known)? {
                                 return Ok(false);
                             }
                         }
@@ -314,7 +363,7 @@ impl Machine<'_> {
                             act,
                             p,
                             i,
-                            Value::Unit(u as u32),
+                            UnitCandidate(u as u32),
                             args,
                             sink,
                             Known::Nothing,
@@ -365,7 +414,7 @@ impl Machine<'_> {
                 // A plain loop: `lo..=hi` costs an extra test per step on this hot path.
                 let mut x = lo;
                 while x <= hi {
-                    if !self.visit(act, p, i, Value::Int(x), args, sink, Known::Nothing)? {
+                    if !self.visit(act, p, i, IntCandidate(x), args, sink, Known::Nothing)? {
                         return Ok(false);
                     }
                     if x == hi {
@@ -435,7 +484,7 @@ impl Machine<'_> {
                 while b != 0 {
                     let c = (w * 64) as u32 + b.trailing_zeros();
                     b &= b - 1;
-                    if !self.visit(act, p, i, Value::Cell(c), args, sink, Known::BitTests)? {
+                    if !self.visit(act, p, i, CellCandidate(c), args, sink, Known::BitTests)? {
                         return Ok(Some(false));
                     }
                 }
@@ -534,16 +583,17 @@ impl Machine<'_> {
     /// established about it).
     #[inline]
     #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
-    pub(super) fn visit<S: Sink>(
+    pub(super) fn visit<S: Sink, C: Candidate>(
         &mut self,
         act: &CAction,
         p: &CParam,
         i: usize,
-        v: Value,
+        candidate: C,
         args: &mut ArgList,
         sink: &mut S,
         known: Known,
     ) -> R<bool> {
+        let v = candidate.value();
         self.rt.locals[p.slot] = v;
         if known != Known::BitTests {
             for c in &p.bit_conds {
@@ -603,17 +653,19 @@ impl Machine<'_> {
         args.push_from(v, &self.rt.lists);
         // A last neighbour x amount pair goes to the sink at once, without the walk's general dispatch
         // (which would reach the same `walk_product`: such a parameter is neither counted nor bits).
-        let r = match act.params.get(i + 1) {
+        // The outcome is read as a flag rather than passed on whole: copying a result the callee just wrote
+        // byte by byte misses store forwarding (see `Candidate`). An error ends the whole walk, whose
+        // argument list is its own, so nothing is popped then.
+        let go = match act.params.get(i + 1) {
             Some(next) if next.product_block => {
-                match self.walk_product(act, next, i + 1, args, sink) {
-                    Ok(Some(r)) => r,
-                    Ok(None) => self.walk(act, i + 1, args, sink),
-                    Err(e) => Err(e),
+                match self.walk_product(act, next, i + 1, args, sink)? {
+                    Some(r) => r?,
+                    None => self.walk(act, i + 1, args, sink)?,
                 }
             }
-            _ => self.walk(act, i + 1, args, sink),
+            _ => self.walk(act, i + 1, args, sink)?,
         };
         args.pop();
-        r
+        Ok(go)
     }
 }

@@ -73,8 +73,7 @@ impl Machine<'_> {
                     None => {}
                 }
             }
-            let cell = Value::Cell(c as u32);
-            self.rt.locals[p.slot] = cell;
+            let cell = super::legal::CellCandidate(c as u32);
             self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
             if !self.visit(act, p, i, cell, args, sink, Known::FirstRange)? {
                 return Ok(Some(false));

@@ -49,6 +49,9 @@ impl ArgList {
         }
         a
     }
+    // Inlined so a value built here is stored field by field: a call would take it through memory and
+    // read it back whole, which misses store forwarding (see `engine::legal::Candidate`).
+    #[inline(always)]
     pub fn push(&mut self, v: Value) {
         let i = self.len as usize;
         if i < INLINE_ARGS {
