@@ -14,6 +14,7 @@ pub use spec::AgentSpec;
 use serde_json::Value as Json;
 
 use crate::engine::{Applied, Engine, Match, RunError};
+use crate::model::action::ArgList;
 use crate::model::{Action, PlayerIdx};
 
 /// The most actions an agent puts into one submission, so a game whose rules never end a submission
@@ -128,11 +129,40 @@ pub fn submit_each(
     out: &mut Vec<Action>,
     mut next: impl FnMut(&mut Engine, &mut Match) -> Result<Option<Action>, RunError>,
 ) -> Result<(), RunError> {
+    submit_each_into(engine, m, player, out, |engine, m, slot| {
+        Ok(next(engine, m)?.map(|a| *slot = a).is_some())
+    })
+}
+
+/// [`submit_each`] for an agent that writes each action into the submission's next slot (`next` returns
+/// false to hand in): the action is built where it stays and applied from there, as a copy of an action
+/// built a moment ago stalls on store forwarding.
+#[inline]
+pub fn submit_each_into(
+    engine: &mut Engine,
+    m: &mut Match,
+    player: PlayerIdx,
+    out: &mut Vec<Action>,
+    mut next: impl FnMut(&mut Engine, &mut Match, &mut Action) -> Result<bool, RunError>,
+) -> Result<(), RunError> {
     out.clear();
     let mark = Mark::new(m);
     while out.len() < MAX_SUBMISSION && mark.open(m, player) {
-        let Some(a) = next(engine, m)? else { break };
-        apply_recorded(engine, m, player, a, out)?;
+        out.push(Action {
+            kind: 0,
+            args: ArgList::new(),
+        });
+        let last = out.len() - 1;
+        let given = next(engine, m, &mut out[last]);
+        if !matches!(given, Ok(true)) {
+            out.pop();
+            given?;
+            break;
+        }
+        if let Err(e) = engine.apply_listed(m, player, &out[last]) {
+            out.pop();
+            return Err(e);
+        }
     }
     close(engine, m, player, mark)
 }

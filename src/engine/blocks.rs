@@ -180,8 +180,20 @@ impl BlockList {
 
     /// The `k`-th legal action (0-based), as listing them all would give it, on the board it was listed on.
     pub fn get(&self, k: u64, board: &Board) -> Option<Action> {
-        let (h, k) = self.locate(k)?;
-        self.decode(h, k, board)
+        let mut a = Action {
+            kind: 0,
+            args: ArgList::new(),
+        };
+        self.get_into(k, board, &mut a).then_some(a)
+    }
+
+    /// Writes action `k` into `out` (false, and `out` unspecified, when there is none): built where it
+    /// stays, as a copy of an action built a moment ago stalls on store forwarding.
+    pub fn get_into(&self, k: u64, board: &Board, out: &mut Action) -> bool {
+        let Some((h, k)) = self.locate(k) else {
+            return false;
+        };
+        self.decode(h, k, board, out).is_some()
     }
 
     /// The block holding action `k`, and the action's place in it.
@@ -228,20 +240,27 @@ impl BlockList {
     /// Appends every action the blocks hold, in order (as listing them one by one gives them).
     pub fn actions(&self, board: &Board, out: &mut Vec<Action>) {
         for h in &self.heads {
-            out.extend((0..h.size).map_while(|k| self.decode(h, k, board)));
+            out.extend((0..h.size).map_while(|k| {
+                let mut a = Action {
+                    kind: 0,
+                    args: ArgList::new(),
+                };
+                self.decode(h, k, board, &mut a).map(|()| a)
+            }));
         }
     }
 
     /// Action `k` of block `h`.
     #[inline(always)]
-    fn decode(&self, h: &Head, k: u64, board: &Board) -> Option<Action> {
+    fn decode(&self, h: &Head, k: u64, board: &Board, out: &mut Action) -> Option<()> {
         let start = h.args as usize;
-        let mut args = ArgList::new();
+        out.kind = h.kind;
+        let args = &mut out.args;
+        args.clear();
         for v in &self.args[start..start + h.len as usize] {
             args.push_from(*v, &self.items);
         }
-        self.tail(h, k, board, |v| args.push(v))?;
-        Some(Action { kind: h.kind, args })
+        self.tail(h, k, board, |v| args.push(v))
     }
 
     /// Hands `push` the arguments that block `h` adds after its leading ones for its action `k`, in order

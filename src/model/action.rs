@@ -42,6 +42,12 @@ impl ArgList {
             items: Vec::new(),
         }
     }
+    /// Empties the list, keeping its memory.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+        self.items.clear();
+    }
     pub fn from_slice(values: &[Value]) -> Self {
         let mut a = ArgList::new();
         for v in values {
