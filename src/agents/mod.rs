@@ -148,11 +148,12 @@ pub fn submit_each_into(
     out.clear();
     let mark = Mark::new(m);
     while out.len() < MAX_SUBMISSION && mark.open(m, player) {
-        out.push(Action {
+        let last = out.len();
+        // Made in place: built first and then pushed, its fresh bytes were copied into the slot whole.
+        out.resize_with(last + 1, || Action {
             kind: 0,
             args: ArgList::new(),
         });
-        let last = out.len() - 1;
         let given = next(engine, m, &mut out[last]);
         if !matches!(given, Ok(true)) {
             out.pop();
