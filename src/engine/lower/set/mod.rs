@@ -461,8 +461,19 @@ impl CSet {
                 };
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
                 let rt = &mut *m.rt;
+                // The free cells, on the stack for boards of up to 256 cells (filling a vector cost more
+                // than the copy).
+                let occupied = &m.st.occupied_bits;
+                if occupied.len() <= 4 {
+                    let mut free = [0u64; 4];
+                    for (f, o) in free.iter_mut().zip(occupied) {
+                        *f = !o;
+                    }
+                    let free = &free[..occupied.len()];
+                    return Ok(g.board.reachable_bits(c, max, free, &mut rt.search, out));
+                }
                 rt.words.clear();
-                rt.words.extend(m.st.occupied_bits.iter().map(|w| !w));
+                rt.words.extend(occupied.iter().map(|w| !w));
                 Ok(g.board
                     .reachable_bits(c, max, &rt.words, &mut rt.search, out))
             }
