@@ -88,10 +88,14 @@ impl Machine<'_> {
             return Ok(Err("not_enough_points".to_string()));
         }
         for (i, (p, cp)) in spec.params.iter().zip(&act.params).enumerate() {
-            let v = if i < args.len() {
+            // A list is copied into the runtime's store; anything else is read where it is, in one
+            // statement (held across the branch, it was split into overlapping pieces whose reload stalled).
+            let v = if i >= args.len() {
+                Value::None
+            } else if let Value::List(..) = args.get(i) {
                 self.arg_value(args, i)?
             } else {
-                Value::None
+                args.get(i)
             };
             if v.is_none() {
                 return Ok(Err(p.invalid.clone()));

@@ -1,6 +1,8 @@
 //! Whole submissions handed in from outside the engine's own agents: in wire form (match scripts,
 //! replays, remote players) or already decoded (the orders of a simultaneous turn that an agent decided on
 //! a copy of the turn start). Both are checked action by action exactly alike.
+use std::borrow::Cow;
+
 use serde_json::Value as Json;
 
 use super::{wire, Engine, Machine, Match, Program, SubmitError};
@@ -10,13 +12,15 @@ use crate::model::{Action, MatchState};
 
 /// One entry of a submission: how to decode it and how to echo it in `invalid_action`.
 pub trait Entry {
-    fn decode(&self, g: &Game, st: &MatchState) -> Result<Action, &'static str>;
+    /// The action the entry hands in: borrowed when the entry is one already (a copy of an action made a
+    /// moment before would be read back whole, which misses store forwarding).
+    fn decode(&self, g: &Game, st: &MatchState) -> Result<Cow<'_, Action>, &'static str>;
     fn echo(&self, g: &Game, st: &MatchState) -> Json;
 }
 
 impl Entry for Json {
-    fn decode(&self, g: &Game, st: &MatchState) -> Result<Action, &'static str> {
-        wire::decode(g, st, self)
+    fn decode(&self, g: &Game, st: &MatchState) -> Result<Cow<'_, Action>, &'static str> {
+        wire::decode(g, st, self).map(Cow::Owned)
     }
     fn echo(&self, _: &Game, _: &MatchState) -> Json {
         self.clone()
@@ -24,8 +28,8 @@ impl Entry for Json {
 }
 
 impl Entry for Action {
-    fn decode(&self, _: &Game, _: &MatchState) -> Result<Action, &'static str> {
-        Ok(self.clone())
+    fn decode(&self, _: &Game, _: &MatchState) -> Result<Cow<'_, Action>, &'static str> {
+        Ok(Cow::Borrowed(self))
     }
     fn echo(&self, g: &Game, st: &MatchState) -> Json {
         wire::encode(g, st, self)
