@@ -49,6 +49,10 @@ impl Machine<'_> {
                     self.rt.locals[*slot] = v;
                 }
                 CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+                CStmt::LetInt(slot, n) => {
+                    let v = n.get(self)?.map_or(Value::None, Value::Int);
+                    self.rt.locals[*slot] = v;
+                }
                 CStmt::Emit { .. } if !self.logging() => {}
                 _ => self.stmt(s, sig)?,
             }
@@ -136,6 +140,10 @@ impl Machine<'_> {
                 self.assign(&CPlace::Local(*slot), *op, v)?;
             }
             CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+            CStmt::LetInt(slot, n) => {
+                let v = n.get(self)?.map_or(Value::None, Value::Int);
+                self.rt.locals[*slot] = v;
+            }
             CStmt::UnitConsts {
                 local,
                 values,

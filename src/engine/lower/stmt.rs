@@ -1,5 +1,6 @@
 //! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
 use super::expr::{Arg, Cond, Ev};
+use super::int::IntNode;
 use super::set::CSet;
 use super::typed::{IntArg, Slot, StoreArg, StoreLeaf};
 use super::Lowerer;
@@ -47,6 +48,10 @@ pub enum CStmt {
     },
     /// A local given a constant.
     LetConst(usize, Value),
+    /// A local given a whole-number expression computed without tagged values (its number, or none):
+    /// the number comes back in registers, where a tagged value comes back through memory and is then
+    /// copied whole, which misses store forwarding.
+    LetInt(usize, IntNode),
     /// An event: evaluated only when events are logged.
     Emit {
         kind: String,
@@ -143,7 +148,10 @@ impl Lowerer<'_> {
             Stmt::Let(slot, Expr::Const(v)) if self.opts.specialise => {
                 CStmt::LetConst(*slot as usize, *v)
             }
-            Stmt::Let(slot, e) => CStmt::Let(*slot as usize, self.ev(e)),
+            Stmt::Let(slot, e) => match self.int_node(e) {
+                Some(n) => CStmt::LetInt(*slot as usize, n),
+                None => CStmt::Let(*slot as usize, self.ev(e)),
+            },
             Stmt::Assign(p, op, e) => match self.typed_local_store(p, e) {
                 Some((slot, value)) => CStmt::LocalStore {
                     slot,
