@@ -192,3 +192,37 @@ fn mcts_beats_random() {
         assert!(s.wins["P1"] >= 5, "{s:?}");
     });
 }
+
+/// A submission holds exactly the actions that were applied: when the agent fails midway (or hands in),
+/// the slot it was given for the next action is not left behind.
+#[test]
+fn a_failed_or_finished_submission_keeps_only_applied_actions() {
+    use arbiter::agents::submit_each_into;
+    use arbiter::engine::RunError;
+    // War of Attrition: a points budget, so a player may give several actions in one submission.
+    let g = game("rulesets/war_of_attrition");
+    let mut engine = Engine::new(g).unwrap();
+    let mut m = engine.start(7).unwrap();
+    let p = engine.first_due(&m).unwrap();
+    let mut out = Vec::new();
+    let mut calls = 0;
+    let r = submit_each_into(&mut engine, &mut m, p, &mut out, |engine, m, slot| {
+        calls += 1;
+        if calls == 2 {
+            return Err(RunError::new("the agent failed"));
+        }
+        // The first legal action: a move (end_turn, which would close the submission, is listed last).
+        let a = engine.nth_legal(m, p, 0)?.expect("a legal action");
+        *slot = a;
+        Ok(true)
+    });
+    assert!(r.is_err());
+    assert_eq!(calls, 2);
+    assert_eq!(out.len(), 1, "only the applied action stays");
+
+    // Handing in at once leaves the submission empty.
+    let mut m = engine.start(8).unwrap();
+    let p = engine.first_due(&m).unwrap();
+    submit_each_into(&mut engine, &mut m, p, &mut out, |_, _, _| Ok(false)).unwrap();
+    assert!(out.is_empty());
+}
