@@ -14,7 +14,6 @@ pub use spec::AgentSpec;
 use serde_json::Value as Json;
 
 use crate::engine::{Applied, Engine, Match, RunError};
-use crate::model::action::ArgList;
 use crate::model::{Action, PlayerIdx};
 
 /// The most actions an agent puts into one submission, so a game whose rules never end a submission
@@ -150,10 +149,7 @@ pub fn submit_each_into(
     while out.len() < MAX_SUBMISSION && mark.open(m, player) {
         let last = out.len();
         // Made in place: built first and then pushed, its fresh bytes were copied into the slot whole.
-        out.resize_with(last + 1, || Action {
-            kind: 0,
-            args: ArgList::new(),
-        });
+        out.resize_with(last + 1, Action::empty);
         let given = next(engine, m, &mut out[last]);
         if !matches!(given, Ok(true)) {
             out.pop();

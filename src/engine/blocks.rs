@@ -180,10 +180,7 @@ impl BlockList {
 
     /// The `k`-th legal action (0-based), as listing them all would give it, on the board it was listed on.
     pub fn get(&self, k: u64, board: &Board) -> Option<Action> {
-        let mut a = Action {
-            kind: 0,
-            args: ArgList::new(),
-        };
+        let mut a = Action::empty();
         self.get_into(k, board, &mut a).then_some(a)
     }
 
@@ -241,10 +238,7 @@ impl BlockList {
     pub fn actions(&self, board: &Board, out: &mut Vec<Action>) {
         for h in &self.heads {
             out.extend((0..h.size).map_while(|k| {
-                let mut a = Action {
-                    kind: 0,
-                    args: ArgList::new(),
-                };
+                let mut a = Action::empty();
                 self.decode(h, k, board, &mut a).map(|()| a)
             }));
         }

@@ -120,16 +120,8 @@ impl Machine<'_> {
         let spec = &g.actions[action.kind as usize];
         let verdict = if trusted {
             // Enumeration bound the parameters' locals in its own walk: bind them for the effects.
-            // `arg_value` spelled out: this loop runs for every action an agent plays.
             for (i, p) in prog.actions[action.kind as usize].params.iter().enumerate() {
-                if let Value::List(..) = action.args.get(i) {
-                    let v = self.new_list(action.args.list(i))?;
-                    self.rt.locals[p.slot] = v;
-                } else {
-                    // Read again and stored in one statement, so the value goes memory to memory: held
-                    // across the branch, it was split into overlapping pieces whose reload stalled.
-                    self.rt.locals[p.slot] = action.args.get(i);
-                }
+                self.bind_arg(&action.args, i, p.slot)?;
             }
             Ok(())
         } else if g.allowed_actions(self.st).contains(&action.kind) {

@@ -88,19 +88,14 @@ impl Machine<'_> {
             return Ok(Err("not_enough_points".to_string()));
         }
         for (i, (p, cp)) in spec.params.iter().zip(&act.params).enumerate() {
-            // A list is copied into the runtime's store; anything else is read where it is, in one
-            // statement (held across the branch, it was split into overlapping pieces whose reload stalled).
-            let v = if i >= args.len() {
-                Value::None
-            } else if let Value::List(..) = args.get(i) {
-                self.arg_value(args, i)?
-            } else {
-                args.get(i)
-            };
+            if i >= args.len() {
+                return Ok(Err(p.invalid.clone()));
+            }
+            self.bind_arg(args, i, cp.slot)?;
+            let v = self.rt.locals[cp.slot];
             if v.is_none() {
                 return Ok(Err(p.invalid.clone()));
             }
-            self.rt.locals[cp.slot] = v;
             if cp.ty == Ty::List && !self.split_ok(kind, i, v)? {
                 return Ok(Err(p.invalid.clone()));
             }

@@ -32,12 +32,18 @@ impl Machine<'_> {
         Ok(Value::List(start, items.len() as u32))
     }
 
-    /// Argument `i` of an action as the rules see it: a list is copied into the store.
-    pub fn arg_value(&mut self, args: &ArgList, i: usize) -> R<Value> {
-        match args.get(i) {
-            Value::List(..) => self.new_list(args.list(i)),
-            v => Ok(v),
+    /// Binds argument `i` of an action to local `slot` as the rules see it: a list is copied into the
+    /// store; anything else goes from the arguments to the local in one statement (held across the
+    /// branch, the compiler split it into overlapping pieces whose reload missed store forwarding).
+    #[inline(always)]
+    pub fn bind_arg(&mut self, args: &ArgList, i: usize, slot: usize) -> R<()> {
+        if let Value::List(..) = args.get(i) {
+            let v = self.new_list(args.list(i))?;
+            self.rt.locals[slot] = v;
+        } else {
+            self.rt.locals[slot] = args.get(i);
         }
+        Ok(())
     }
 
     /// The size of the set and the total of split parameter `i` of action `kind`, now.

@@ -11,6 +11,17 @@ pub struct Action {
     pub args: ArgList,
 }
 
+impl Action {
+    /// An action of kind 0 with no arguments: a slot to decode an action into.
+    #[inline(always)]
+    pub fn empty() -> Self {
+        Action {
+            kind: 0,
+            args: ArgList::new(),
+        }
+    }
+}
+
 /// Arguments in parameter order, stored inline for the common case.
 #[derive(Clone, Debug)]
 pub struct ArgList {
