@@ -1,5 +1,6 @@
 //! The optimised program plays exactly the games the plain one does. Every shipped ruleset (and the
-//! fixtures with simultaneous turns, stuck players and sums and counts computed column-wise) is lowered twice: with every optimisation (leaf
+//! fixtures with simultaneous turns, stuck players, sums and counts computed column-wise, and a board of
+//! more than 256 cells) is lowered twice: with every optimisation (leaf
 //! operands read in place, typed reads, scheduled and hoisted tests, planned scans, cached fixed sets) and
 //! with none. The same seeded games between random agents (which pick by counting blocks of legal actions
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
@@ -16,7 +17,12 @@ use arbiter::simulate::play::{play_match, play_match_observed, PlayOptions};
 
 fn games() -> Vec<PathBuf> {
     let mut v = support::shipped_rulesets();
-    for fixture in ["simultaneous/pennies", "stuck", "column_sums"] {
+    for fixture in [
+        "simultaneous/pennies",
+        "stuck",
+        "column_sums",
+        "large_board",
+    ] {
         v.push(support::root().join("tests/fixtures").join(fixture));
     }
     v

@@ -9,22 +9,23 @@ use super::{Board, CellId};
 impl Board {
     /// The same cells as [`Board::reachable`] when the test is membership of a bit set: every cell other than
     /// `from` reachable in 1 to `max` steps entering only cells whose bit is set in `passable`, written as
-    /// bits to `out`. Works a word of 64 cells at a time from each cell's neighbour mask; `false` (and
-    /// nothing written) on boards too large for it, where callers search cell by cell instead.
+    /// bits to `out` (one word per 64 cells of the board, so the caller can keep it on the stack). Works a
+    /// word of 64 cells at a time from each cell's neighbour mask; `false` (and nothing written) on boards
+    /// too large for it, where callers search cell by cell instead.
     pub fn reachable_bits(
         &self,
         from: CellId,
         max: u32,
         passable: &[u64],
         scratch: &mut SearchScratch,
-        out: &mut Vec<u64>,
+        out: &mut [u64],
     ) -> bool {
         let words = self.len().div_ceil(64);
         if words > SMALL_BOARD_WORDS {
             return false;
         }
-        out.clear();
-        out.resize(words, 0);
+        debug_assert_eq!(out.len(), words);
+        out.fill(0);
         if !self.contains(from) || max == 0 {
             return true;
         }
@@ -72,20 +73,19 @@ impl Board {
         true
     }
 
-    /// The cells [`Board::within`] lists, as bits written to `out` (`words` words, cleared first). Reads the
-    /// cached mask or the distance table's row, so nothing is allocated on boards that have either.
-    pub fn within_bits(&self, from: CellId, radius: u32, out: &mut Vec<u64>) {
-        let words = self.len().div_ceil(64);
-        out.clear();
+    /// The cells [`Board::within`] lists, as bits written to `out` (one word per 64 cells of the board).
+    /// Reads the cached mask or the distance table's row, so nothing is allocated on boards that have either.
+    pub fn within_bits(&self, from: CellId, radius: u32, out: &mut [u64]) {
+        debug_assert_eq!(out.len(), self.len().div_ceil(64));
         if !self.contains(from) || radius == 0 {
-            out.resize(words, 0);
+            out.fill(0);
             return;
         }
         if let Some(mask) = self.within_mask(from, radius) {
-            out.extend_from_slice(mask);
+            out.copy_from_slice(mask);
             return;
         }
-        out.resize(words, 0);
+        out.fill(0);
         let mut set = |x: CellId| out[x as usize / 64] |= 1 << (x % 64);
         match &self.distances {
             Some(table) => {

@@ -544,10 +544,10 @@ mod tests {
             Board::square(20, 20, false, row_col_ids()).unwrap(),
         ];
         let mut scratch = SearchScratch::new();
-        let mut out = Vec::new();
         let mut random = Lcg(11);
         for board in &boards {
             let words = board.len().div_ceil(64);
+            let mut out = vec![u64::MAX; words];
             for _ in 0..100 {
                 let blocked: Vec<bool> = (0..board.len())
                     .map(|_| random.next().is_multiple_of(4))
@@ -589,9 +589,10 @@ mod tests {
             Board::square(5, 5, true, row_col_ids()).unwrap(),
             Board::square(26, 200, false, ids()).unwrap(),
         ];
-        let (mut bits, mut listed) = (Vec::new(), Vec::new());
+        let mut listed = Vec::new();
         for board in &boards {
             let words = board.len().div_ceil(64);
+            let mut bits = vec![u64::MAX; words];
             for from in (0..board.len() as CellId).step_by(7) {
                 for radius in 0..7 {
                     board.within_bits(from, radius, &mut bits);

@@ -465,17 +465,33 @@ impl Machine<'_> {
         let Some(set) = &p.source else {
             return Ok(None);
         };
-        let mut bits = std::mem::take(&mut self.rt.cell_bits);
-        let r = self.list_bits(set, p, &mut bits).and_then(|listed| {
+        // One word per 64 cells: on the stack for boards of up to 256 cells (a vector's clearing, resizing
+        // and copying cost more than the search itself), in the pooled vector beyond.
+        let words = self.game.board.len().div_ceil(64);
+        let mut small = [0u64; 4];
+        let mut pooled = if words > small.len() {
+            let mut v = std::mem::take(&mut self.rt.cell_bits);
+            v.resize(words, 0);
+            v
+        } else {
+            Vec::new()
+        };
+        let bits: &mut [u64] = if words > small.len() {
+            &mut pooled
+        } else {
+            &mut small[..words]
+        };
+        let r = self.list_bits(set, p, bits).and_then(|listed| {
             if !listed {
                 return Ok(None);
             }
+            let bits = &*bits;
             if p.cell_block && sink.takes_cells() {
                 let count: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
                 return if count == 0 {
                     Ok(Some(true))
                 } else {
-                    sink.cells(act.kind, args, &bits, count).map(Some)
+                    sink.cells(act.kind, args, bits, count).map(Some)
                 };
             }
             for (w, &word) in bits.iter().enumerate() {
@@ -490,8 +506,10 @@ impl Machine<'_> {
             }
             Ok(Some(true))
         });
-        // Nested parameters use the buffer too: take it back only now (their copy is dropped).
-        self.rt.cell_bits = bits;
+        // Nested parameters use the pooled vector too: give it back only now (their copy is dropped).
+        if words > small.len() {
+            self.rt.cell_bits = pooled;
+        }
         r
     }
 
@@ -523,7 +541,7 @@ impl Machine<'_> {
     }
 
     /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
-    fn list_bits(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut Vec<u64>) -> R<bool> {
+    fn list_bits(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
         if !set.bits(self, bits)? {
             return Ok(false);
         }

@@ -429,19 +429,18 @@ impl CSet {
     }
 
     /// The elements as bits in board order when this set can be listed so (no filter; cells within a
-    /// radius, reachable through empty cells on a small board, or picked by planned scans alone); `false`
-    /// (and `out` unspecified) otherwise. The same elements `each` would visit.
-    pub fn bits(&self, m: &mut Machine<'_>, out: &mut Vec<u64>) -> R<bool> {
+    /// radius, reachable through empty cells on a small board, or picked by planned scans alone), written
+    /// to `out` (one word per 64 cells of the board); `false` (and `out` unspecified) otherwise. The same
+    /// elements `each` would visit.
+    pub fn bits(&self, m: &mut Machine<'_>, out: &mut [u64]) -> R<bool> {
         if self.filter.is_some() || self.live {
             return Ok(false);
         }
         let g = m.game;
-        let words = g.board.len().div_ceil(64);
         match &self.source {
             CSource::Within(c, r) => {
                 let Some(c) = c.cell(m)? else {
-                    out.clear();
-                    out.resize(words, 0);
+                    out.fill(0);
                     return Ok(true);
                 };
                 let r = r.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
@@ -455,8 +454,7 @@ impl CSet {
                 ..
             } => {
                 let Some(c) = from.cell(m)? else {
-                    out.clear();
-                    out.resize(words, 0);
+                    out.fill(0);
                     return Ok(true);
                 };
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
@@ -480,8 +478,9 @@ impl CSet {
             CSource::Cells => {
                 let scan = self.cell_scan(m)?;
                 let n = g.board.len();
-                out.clear();
-                out.extend((0..words).map(|w| scan_word(m, n, w, &scan)));
+                for (w, o) in out.iter_mut().enumerate() {
+                    *o = scan_word(m, n, w, &scan);
+                }
                 Ok(true)
             }
             _ => Ok(false),
