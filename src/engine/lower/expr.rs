@@ -82,7 +82,16 @@ impl Arg {
     /// The operand as an integer (none and non-numbers give `default`).
     #[inline(always)]
     pub fn int_or(&self, m: &mut Machine<'_>, default: i64) -> R<i64> {
-        Ok(self.get(m)?.as_int().unwrap_or(default))
+        match self {
+            // The number straight from the table (see `RowOf::int_column_direct`).
+            Arg::UnitKindColumn { local, table, col } => Ok(RowOf::UnitKind {
+                local: *local as usize,
+                table: *table,
+            }
+            .int_column_direct(m, *col)
+            .unwrap_or(default)),
+            _ => Ok(self.get(m)?.as_int().unwrap_or(default)),
+        }
     }
 }
 

@@ -638,6 +638,19 @@ impl RowOf {
         })
     }
 
+    /// Column `col` of the row when it holds a whole number, read straight from the table: the value
+    /// `column` returns comes back through memory and is read back whole, which stalls on store
+    /// forwarding where the number alone comes back in registers (a cell set's radius, `u.type.range`).
+    /// Whole-number trees keep [`RowOf::int_column`]: inlining this into them slowed them down.
+    #[inline(always)]
+    pub fn int_column_direct(self, m: &Machine<'_>, col: u16) -> Option<i64> {
+        let (t, r) = self.get(m)?;
+        match m.game.tables[t as usize].value(r, col) {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
     /// Column `col` of the row when it holds a whole number.
     #[inline(always)]
     pub fn int_column(self, m: &Machine<'_>, col: u16) -> Option<i64> {
