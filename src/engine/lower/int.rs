@@ -24,11 +24,17 @@ pub type TypedFn<T> = Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>;
 /// A compiled whole-number expression (`None` is none).
 pub type IntFn = TypedFn<Option<i64>>;
 
+/// A compiled whole-number expression that cannot fail: its number comes back in registers, where a
+/// `Result` of one comes back through memory.
+pub type PureIntFn = Box<dyn Fn(&mut Machine<'_>) -> Option<i64> + Send + Sync>;
+
 /// A whole-number operand: read in place, or computed by a closure.
 pub enum IntNode {
     Arg(IntArg),
     /// A whole-number column of a table row, read in place (`c.soil.yield`, `u.type.cost`).
     Column(RowOf, u16),
+    /// `min`, `max` or `??` of operands that cannot fail (reads, columns, and such nodes).
+    Pure(PureIntFn),
     Fn(IntFn),
 }
 
@@ -38,9 +44,44 @@ impl IntNode {
         match self {
             IntNode::Arg(a) => Ok(a.get(m)),
             IntNode::Column(row, col) => Ok(row.int_column(m, *col)),
+            IntNode::Pure(f) => Ok(f(m)),
             IntNode::Fn(f) => f(m),
         }
     }
+
+    /// The number when the node cannot fail (`None` from the outer option when it can).
+    #[inline(always)]
+    fn pure(&self, m: &mut Machine<'_>) -> Option<Option<i64>> {
+        match self {
+            IntNode::Arg(a) => Some(a.get(m)),
+            IntNode::Column(row, col) => Some(row.int_column(m, *col)),
+            IntNode::Pure(f) => Some(f(m)),
+            IntNode::Fn(_) => None,
+        }
+    }
+
+    fn cannot_fail(&self) -> bool {
+        !matches!(self, IntNode::Fn(_))
+    }
+}
+
+/// `f` of two nodes: a [`IntNode::Pure`] closure when neither can fail, a fallible one otherwise.
+fn pair_node<F>(a: IntNode, b: IntNode, f: F) -> IntNode
+where
+    F: Fn(Option<i64>, Option<i64>) -> Option<i64> + Send + Sync + 'static,
+{
+    if a.cannot_fail() && b.cannot_fail() {
+        return IntNode::Pure(Box::new(move |m: &mut Machine<'_>| {
+            // Both are evaluated, in order, as the generic path does.
+            let x = a.pure(m).flatten();
+            let y = b.pure(m).flatten();
+            f(x, y)
+        }));
+    }
+    IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+        let (x, y) = (a.get(m)?, b.get(m)?);
+        Ok(f(x, y))
+    }))
 }
 
 /// `op` on two optional whole numbers: none when either is none (checked first, as the generic path does).
@@ -93,21 +134,15 @@ impl Lowerer<'_> {
                     self.int_node(&args[0])?,
                     self.int_node(&args[1])?,
                 );
-                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-                    let (x, y) = (a.get(m)?, b.get(m)?);
-                    Ok(match (x, y) {
-                        (Some(x), Some(y)) => Some(if min { x.min(y) } else { x.max(y) }),
-                        _ => None,
-                    })
-                })))
+                Some(pair_node(a, b, move |x, y| match (x, y) {
+                    (Some(x), Some(y)) => Some(if min { x.min(y) } else { x.max(y) }),
+                    _ => None,
+                }))
             }
             // `a ?? b`: both evaluated, as the generic operator does.
             Expr::Bin(BinOp::Coalesce, a, b) => {
                 let (a, b) = (self.int_node(a)?, self.int_node(b)?);
-                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
-                    let (x, y) = (a.get(m)?, b.get(m)?);
-                    Ok(x.or(y))
-                })))
+                Some(pair_node(a, b, |x, y| x.or(y)))
             }
             // A whole-number column of a row read in place (`c.soil.yield`, `u.type.cost`).
             Expr::RowCol(r, t, col)
@@ -186,6 +221,9 @@ impl Lowerer<'_> {
                 IntNode::Column(row, col) => Box::new(move |m: &mut Machine<'_>| {
                     Ok(row.int_column(m, col).map_or(Value::None, Value::Int))
                 }),
+                IntNode::Pure(f) => {
+                    Box::new(move |m: &mut Machine<'_>| Ok(f(m).map_or(Value::None, Value::Int)))
+                }
                 IntNode::Fn(f) => {
                     Box::new(move |m: &mut Machine<'_>| Ok(f(m)?.map_or(Value::None, Value::Int)))
                 }
