@@ -320,7 +320,10 @@ impl CSet {
                     let mut passable = std::mem::take(&mut m.rt.words);
                     passable.clear();
                     passable.extend(m.st.occupied_bits.iter().map(|w| !w));
+                    // The search writes one word per 64 cells of the board.
                     let mut reached = std::mem::take(&mut m.rt.reached);
+                    reached.clear();
+                    reached.resize(g.board.len().div_ceil(64), 0);
                     let done =
                         g.board
                             .reachable_bits(c, max, &passable, &mut scratch, &mut reached);
