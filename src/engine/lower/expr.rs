@@ -83,12 +83,12 @@ impl Arg {
     #[inline(always)]
     pub fn int_or(&self, m: &mut Machine<'_>, default: i64) -> R<i64> {
         match self {
-            // The number straight from the table (see `RowOf::int_column_direct`).
+            // The number straight from the table (see `RowOf::column_as_int`).
             Arg::UnitKindColumn { local, table, col } => Ok(RowOf::UnitKind {
                 local: *local as usize,
                 table: *table,
             }
-            .int_column_direct(m, *col)
+            .column_as_int(m, *col)
             .unwrap_or(default)),
             _ => Ok(self.get(m)?.as_int().unwrap_or(default)),
         }
