@@ -1,8 +1,8 @@
 //! The optimised program plays exactly the games the plain one does. Every shipped ruleset (and the
-//! fixtures with simultaneous turns, stuck players, sums and counts computed column-wise, and a board of
-//! more than 256 cells) is lowered twice: with every optimisation (leaf
-//! operands read in place, typed reads, scheduled and hoisted tests, planned scans, cached fixed sets) and
-//! with none. The same seeded games between random agents (which pick by counting blocks of legal actions
+//! fixtures with simultaneous turns, stuck players, sums and counts computed column-wise, a board of more
+//! than 256 cells, and every kind of set walked by loops, counts, sums, `any` and `first`) is lowered
+//! twice: with every optimisation (leaf operands read in place, typed reads, scheduled and hoisted tests,
+//! planned scans, cached fixed sets) and with none. The same seeded games between random agents (which pick by counting blocks of legal actions
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
 //! their events, results and final states must be identical; a third run re-applies every submission
 //! step by step through the checked path (the per-step checks), so trusted and checked application agree.
@@ -22,6 +22,7 @@ fn games() -> Vec<PathBuf> {
         "stuck",
         "column_sums",
         "large_board",
+        "set_walks",
     ] {
         v.push(support::root().join("tests/fixtures").join(fixture));
     }

@@ -1,6 +1,7 @@
 //! Property tests (proptest) over positions reached by random play in every shipped ruleset and in the
 //! test fixtures with other shapes (a simultaneous matching-pennies game, a game whose player gets stuck, a
-//! War of Attrition variant with its own combat script, a skirmish on a board of more than 256 cells). A case is a ruleset, a seed and a number of
+//! War of Attrition variant with its own combat script, a skirmish on a board of more than 256 cells, one
+//! that walks every kind of set). A case is a ruleset, a seed and a number of
 //! random steps (one action, or handing a submission in); shrinking looks for the fewest steps.
 //!
 //! - `apply_accepts_exactly_the_listed_actions`: for every due player, each candidate action (all listed
@@ -48,6 +49,7 @@ fn rulesets() -> Vec<String> {
         "stuck",
         "variants/spearman",
         "large_board",
+        "set_walks",
     ] {
         v.push(root().join("tests/fixtures").join(f).display().to_string());
     }
