@@ -316,20 +316,10 @@ impl CSet {
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
                 if *empty_test && !self.live {
                     // Through empty cells on a small board: a flood of bit sets, listed in board order.
-                    let mut scratch = std::mem::take(&mut m.rt.search);
-                    let mut passable = std::mem::take(&mut m.rt.words);
-                    passable.clear();
-                    passable.extend(m.st.occupied_bits.iter().map(|w| !w));
-                    // The search writes one word per 64 cells of the board.
                     let mut reached = std::mem::take(&mut m.rt.reached);
                     reached.clear();
                     reached.resize(g.board.len().div_ceil(64), 0);
-                    let done =
-                        g.board
-                            .reachable_bits(c, max, &passable, &mut scratch, &mut reached);
-                    m.rt.search = scratch;
-                    m.rt.words = passable;
-                    if done {
+                    if reachable_through_empty(m, c, max, &mut reached) {
                         let mut result = Ok(());
                         'words: for (w, &word) in reached.iter().enumerate() {
                             let mut b = word;
@@ -461,22 +451,7 @@ impl CSet {
                     return Ok(true);
                 };
                 let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
-                let rt = &mut *m.rt;
-                // The free cells, on the stack for boards of up to 256 cells (filling a vector cost more
-                // than the copy).
-                let occupied = &m.st.occupied_bits;
-                if occupied.len() <= 4 {
-                    let mut free = [0u64; 4];
-                    for (f, o) in free.iter_mut().zip(occupied) {
-                        *f = !o;
-                    }
-                    let free = &free[..occupied.len()];
-                    return Ok(g.board.reachable_bits(c, max, free, &mut rt.search, out));
-                }
-                rt.words.clear();
-                rt.words.extend(occupied.iter().map(|w| !w));
-                Ok(g.board
-                    .reachable_bits(c, max, &rt.words, &mut rt.search, out))
+                Ok(reachable_through_empty(m, c, max, out))
             }
             CSource::Cells => {
                 let scan = self.cell_scan(m)?;
@@ -666,6 +641,26 @@ impl Lowerer<'_> {
 
 /// A cell set's planned scans for one position (see [`CSet::cell_scan`]).
 type CellScan = (Option<(bool, u8)>, Option<bool>, Option<Rc<[u64]>>);
+
+/// The cells reachable from `c` in 1 to `max` steps through empty cells, as bits written to `out` (one word
+/// per 64 cells of the board); false on boards too large for a bit search (see [`Board::reachable_bits`]).
+/// The free cells are on the stack for boards of up to 256 cells (filling a vector cost more than the copy).
+///
+/// [`Board::reachable_bits`]: crate::board::Board::reachable_bits
+#[inline]
+fn reachable_through_empty(m: &mut Machine<'_>, c: u32, max: u32, out: &mut [u64]) -> bool {
+    let (board, rt, occupied) = (&m.game.board, &mut *m.rt, &m.st.occupied_bits);
+    if occupied.len() <= 4 {
+        let mut free = [0u64; 4];
+        for (f, o) in free.iter_mut().zip(occupied) {
+            *f = !o;
+        }
+        return board.reachable_bits(c, max, &free[..occupied.len()], &mut rt.search, out);
+    }
+    rt.words.clear();
+    rt.words.extend(occupied.iter().map(|w| !w));
+    board.reachable_bits(c, max, &rt.words, &mut rt.search, out)
+}
 
 /// Word `w` of the cells of an `n`-cell board that pass the planned scans `scan`.
 #[inline(always)]
