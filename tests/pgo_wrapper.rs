@@ -1,0 +1,99 @@
+//! The rustc wrapper of `pgo/` (see pgo/README.md), run for real with a stand-in compiler that prints the
+//! arguments it was given: the profile is added to optimised builds by the compiler that made it, and to
+//! nothing else. A wrapper that silently stopped adding it would only make release builds slower; one
+//! that added it wrongly would break every build on another toolchain.
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A copy of the wrapper beside a profile made by compiler `commit` (a file with no counters: the
+/// stand-in compiler never reads it), and a stand-in `rustc` reporting commit `ours`.
+fn setup(test: &str, commit: Option<&str>, ours: &str) -> (PathBuf, PathBuf) {
+    let dir = support::scratch("pgo_wrapper", test);
+    let pgo = dir.join("pgo");
+    std::fs::create_dir_all(&pgo).unwrap();
+    std::fs::copy(
+        support::root().join("pgo/rustc-wrapper"),
+        pgo.join("rustc-wrapper"),
+    )
+    .unwrap();
+    std::fs::write(pgo.join("arbiter.profdata"), b"").unwrap();
+    if let Some(c) = commit {
+        std::fs::write(pgo.join("rustc-commit"), format!("{c}\n")).unwrap();
+    }
+    let rustc = dir.join("rustc");
+    std::fs::write(
+        &rustc,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -vV ]; then echo 'rustc 1.0.0'; echo 'commit-hash: {ours}'; exit 0; fi\n\
+             for a in \"$@\"; do echo \"$a\"; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (pgo.join("rustc-wrapper"), rustc)
+}
+
+/// The arguments the stand-in compiler received through the wrapper, run as Cargo runs it (an executable:
+/// the copy keeps the checked-in file's mode).
+fn through(wrapper: &Path, rustc: &Path, args: &[&str]) -> Vec<String> {
+    let out = Command::new(wrapper)
+        .arg(rustc)
+        .args(args)
+        .output()
+        .expect("sh runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+const RELEASE: &[&str] = &["--crate-name", "arbiter", "-C", "opt-level=3", "src/lib.rs"];
+
+#[test]
+fn optimised_builds_by_the_profiles_compiler_use_it() {
+    let (wrapper, rustc) = setup("same_compiler", Some("abc123"), "abc123");
+    let got = through(&wrapper, &rustc, RELEASE);
+    let profile = wrapper.parent().unwrap().join("arbiter.profdata");
+    assert_eq!(&got[..RELEASE.len()], RELEASE);
+    assert!(
+        got.contains(&format!("-Cprofile-use={}", profile.display())),
+        "{got:?}"
+    );
+    // Functions edited since the profile was made would each print an LLVM warning.
+    assert!(got.contains(&"-Cllvm-args=-no-pgo-warn-mismatch".to_string()));
+}
+
+#[test]
+fn other_builds_and_compilers_run_unchanged() {
+    let (wrapper, rustc) = setup("others", Some("abc123"), "abc123");
+    // A debug build (clippy and `cargo test` without --release are these).
+    let debug = ["--crate-name", "arbiter", "-C", "debuginfo=2", "src/lib.rs"];
+    assert_eq!(through(&wrapper, &rustc, &debug), debug);
+    // The training build, which instruments instead.
+    let mut training = RELEASE.to_vec();
+    training.push("-Cprofile-generate=/tmp/raw");
+    assert_eq!(through(&wrapper, &rustc, &training), training);
+    // Another compiler: the profile is not its own.
+    let (wrapper, rustc) = setup("other_compiler", Some("abc123"), "def456");
+    assert_eq!(through(&wrapper, &rustc, RELEASE), RELEASE);
+    // No record of the compiler that made the profile.
+    let (wrapper, rustc) = setup("no_record", None, "abc123");
+    assert_eq!(through(&wrapper, &rustc, RELEASE), RELEASE);
+}
+
+#[test]
+fn the_checked_in_profile_names_its_compiler() {
+    let commit = std::fs::read_to_string(support::root().join("pgo/rustc-commit")).unwrap();
+    let commit = commit.trim();
+    assert!(
+        commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "pgo/rustc-commit holds `{commit}`, not a commit hash: rerun pgo/train.sh"
+    );
+    let profile = std::fs::metadata(support::root().join("pgo/arbiter.profdata")).unwrap();
+    assert!(profile.len() > 0);
+}
