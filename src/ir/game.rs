@@ -307,6 +307,9 @@ pub struct NativeFn {
     pub body: Vec<Stmt>,
     /// The slot holding the function's value when the body is done.
     pub result: u16,
+    /// Slots of the variables (parameters included) that only ever hold a whole number or `()`, as the
+    /// translation typed them: read as numbers, not tagged values, by the lowered body.
+    pub int_locals: Vec<u16>,
 }
 
 /// The resolved game.

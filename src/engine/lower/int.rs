@@ -31,6 +31,8 @@ pub type PureIntFn = Box<dyn Fn(&mut Machine<'_>) -> Option<i64> + Send + Sync>;
 /// A whole-number operand: read in place, or computed by a closure.
 pub enum IntNode {
     Arg(IntArg),
+    /// A local that only ever holds a whole number or none (a typed variable of a native script body).
+    Local(usize),
     /// A whole-number column of a table row, read in place (`c.soil.yield`, `u.type.cost`).
     Column(RowOf, u16),
     /// `min`, `max` or `??` of operands that cannot fail (reads, columns, and such nodes).
@@ -43,6 +45,7 @@ impl IntNode {
     pub fn get(&self, m: &mut Machine<'_>) -> R<Option<i64>> {
         match self {
             IntNode::Arg(a) => Ok(a.get(m)),
+            IntNode::Local(s) => Ok(local_int(m, *s)),
             IntNode::Column(row, col) => Ok(row.int_column(m, *col)),
             IntNode::Pure(f) => Ok(f(m)),
             IntNode::Fn(f) => f(m),
@@ -54,6 +57,7 @@ impl IntNode {
     fn pure(&self, m: &mut Machine<'_>) -> Option<Option<i64>> {
         match self {
             IntNode::Arg(a) => Some(a.get(m)),
+            IntNode::Local(s) => Some(local_int(m, *s)),
             IntNode::Column(row, col) => Some(row.int_column(m, *col)),
             IntNode::Pure(f) => Some(f(m)),
             IntNode::Fn(_) => None,
@@ -62,6 +66,15 @@ impl IntNode {
 
     fn cannot_fail(&self) -> bool {
         !matches!(self, IntNode::Fn(_))
+    }
+}
+
+/// The number in local `s`, which only ever holds a whole number or none.
+#[inline(always)]
+fn local_int(m: &Machine<'_>, s: usize) -> Option<i64> {
+    match m.rt.locals[s] {
+        Value::Int(i) => Some(i),
+        _ => None,
     }
 }
 
@@ -119,6 +132,19 @@ impl Lowerer<'_> {
             return Some(IntNode::Arg(a));
         }
         match e {
+            Expr::Local(s) if self.int_locals.get(*s as usize) == Some(&true) => {
+                Some(IntNode::Local(*s as usize))
+            }
+            // A run error when the number is none, as the generic path's.
+            Expr::Expect(x, message) => {
+                let (x, message) = (self.int_node(x)?, message.clone());
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    match x.get(m)? {
+                        None => Err(RunError::new(message.as_str())),
+                        v => Ok(v),
+                    }
+                })))
+            }
             Expr::Bin(op, a, b) if op.is_arithmetic() => {
                 let (op, a, b) = (*op, self.int_node(a)?, self.int_node(b)?);
                 Some(IntNode::Fn(bin_fn(op, a, b, |r| r)))
@@ -218,6 +244,8 @@ impl Lowerer<'_> {
                 IntNode::Arg(a) => Box::new(move |m: &mut Machine<'_>| {
                     Ok(a.get(m).map_or(Value::None, Value::Int))
                 }),
+                // The local's value itself: a whole number or none.
+                IntNode::Local(s) => Box::new(move |m: &mut Machine<'_>| Ok(m.rt.locals[s])),
                 IntNode::Column(row, col) => Box::new(move |m: &mut Machine<'_>| {
                     Ok(row.int_column(m, col).map_or(Value::None, Value::Int))
                 }),

@@ -259,6 +259,9 @@ pub(crate) struct Lowerer<'g> {
     /// Cell-variable slots that nothing writes during a match.
     pub constant_slots: Vec<bool>,
     pub fixed_sets: usize,
+    /// While a native script body is lowered: per local slot, whether its variable only ever holds a whole
+    /// number or none ([`crate::ir::game::NativeFn::int_locals`]). Empty otherwise.
+    pub int_locals: Vec<bool>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -268,6 +271,7 @@ impl<'g> Lowerer<'g> {
             opts,
             constant_slots: plan::constant_cell_slots(game),
             fixed_sets: 0,
+            int_locals: Vec::new(),
         }
     }
 }

@@ -49,10 +49,21 @@ impl Lowerer<'_> {
         game.script_native
             .iter()
             .map(|n| {
-                n.as_ref().map(|n| CNative {
-                    params: n.params.iter().map(|&(s, t)| (s as usize, t)).collect(),
-                    body: self.stmts(&n.body),
-                    result: n.result as usize,
+                n.as_ref().map(|n| {
+                    for &s in &n.int_locals {
+                        let s = s as usize;
+                        if self.int_locals.len() <= s {
+                            self.int_locals.resize(s + 1, false);
+                        }
+                        self.int_locals[s] = true;
+                    }
+                    let body = self.stmts(&n.body);
+                    self.int_locals.clear();
+                    CNative {
+                        params: n.params.iter().map(|&(s, t)| (s as usize, t)).collect(),
+                        body,
+                        result: n.result as usize,
+                    }
                 })
             })
             .collect()

@@ -67,6 +67,8 @@ pub(super) struct Fun<'c, 'g> {
     /// Each variable's type, by binding id (kept across attempts, only ever widened).
     var_ty: Vec<T>,
     ids: usize,
+    /// Each variable's slot and binding id, in the order they were bound.
+    bound: Vec<(u16, usize)>,
     widened: bool,
     slots: u16,
     result: u16,
@@ -103,6 +105,7 @@ pub(super) fn translate(
             scope: Vec::new(),
             var_ty: std::mem::take(&mut var_ty),
             ids: 0,
+            bound: Vec::new(),
             widened: false,
             slots: 0,
             result: 0,
@@ -126,10 +129,18 @@ pub(super) fn translate(
             out.insert(0, Stmt::Let(done, Expr::Const(Value::Bool(false))));
         }
         if !fun.widened {
+            // The types have settled: every value stored into a variable's slot has its type.
+            let int_locals = fun
+                .bound
+                .iter()
+                .filter(|&&(_, id)| fun.var_ty[id].ty == Ty::Int)
+                .map(|&(slot, _)| slot)
+                .collect();
             return Ok(Translated {
                 params: ps,
                 body: out,
                 result: fun.result,
+                int_locals,
                 slots: fun.slots,
                 result_ty: fun.result_ty.unwrap_or(T::of(Ty::Nothing)),
                 ops: fun.ops,
@@ -180,6 +191,7 @@ impl Fun<'_, '_> {
             },
             None => self.var_ty.push(t),
         }
+        self.bound.push((slot, id));
         self.scope.push(Binding {
             name: name.to_string(),
             slot,

@@ -85,6 +85,8 @@ pub(crate) struct Translated {
     pub params: Vec<(u16, Ty)>,
     pub body: Vec<crate::ir::Stmt>,
     pub result: u16,
+    /// See [`NativeFn::int_locals`] (slots before they are moved).
+    pub int_locals: Vec<u16>,
     pub slots: u16,
     pub result_ty: T,
     pub ops: u64,
@@ -345,6 +347,7 @@ impl<'g> Cx<'g> {
             params: t.params.iter().map(|&(s, ty)| (s + base, ty)).collect(),
             body: t.body,
             result: t.result + base,
+            int_locals: t.int_locals.iter().map(|&s| s + base).collect(),
         };
         let done = Done {
             result: t.result_ty,
