@@ -75,18 +75,28 @@ pub const HOST_FUNCTIONS: &[&str] = &[
     "logging",
 ];
 
+/// The names of the host API's and Rhai's library functions, worked out once per process: listing them
+/// formats every signature of the library (~5M instructions, more than the rest of loading a ruleset's
+/// scripts), and they are the same for every ruleset.
+fn library_names() -> &'static std::collections::HashSet<String> {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut engine = sandbox::engine();
+        host::register(&mut engine);
+        engine
+            .gen_fn_signatures(true)
+            .into_iter()
+            .filter_map(|sig| sig.split('(').next().map(|n| n.trim().to_string()))
+            .collect()
+    })
+}
+
 /// Calls in script text to functions that exist nowhere: not in the scripts, the host API or Rhai's
 /// library. Returns (name, byte offset). Rhai itself only notices these when the call runs.
 pub fn unknown_calls(text: &str, script_fns: &[FnSig]) -> Vec<(String, usize)> {
-    use std::collections::HashSet;
-    let mut engine = sandbox::engine();
-    host::register(&mut engine);
-    let known: HashSet<String> = engine
-        .gen_fn_signatures(true)
-        .into_iter()
-        .filter_map(|sig| sig.split('(').next().map(|n| n.trim().to_string()))
-        .chain(script_fns.iter().map(|(n, _)| n.clone()))
-        .collect();
+    let library = library_names();
+    let known = |name: &str| library.contains(name) || script_fns.iter().any(|(n, _)| n == name);
     const KEYWORDS: &[&str] = &[
         "if",
         "else",
@@ -166,7 +176,7 @@ pub fn unknown_calls(text: &str, script_fns: &[FnSig]) -> Vec<(String, usize)> {
             if bytes.get(j) == Some(&b'(')
                 && !defined_here
                 && !KEYWORDS.contains(&name)
-                && !known.contains(name)
+                && !known(name)
             {
                 out.push((name.to_string(), start));
             }
