@@ -66,6 +66,8 @@ fn optimised_builds_by_the_profiles_compiler_use_it() {
     );
     // Functions edited since the profile was made would each print an LLVM warning.
     assert!(got.contains(&"-Cllvm-args=-no-pgo-warn-mismatch".to_string()));
+    // The layout that uses the profile's block frequencies.
+    assert!(got.contains(&"-Cllvm-args=-enable-ext-tsp-block-placement".to_string()));
 }
 
 #[test]
