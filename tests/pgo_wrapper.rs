@@ -7,6 +7,15 @@ mod support;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Held by each test that writes and runs scripts: a test forking while another still has its fresh
+/// script open for writing would make that script fail to start ("text file busy"), so they take turns.
+static SCRIPTS: Mutex<()> = Mutex::new(());
+
+fn take_turn() -> std::sync::MutexGuard<'static, ()> {
+    SCRIPTS.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A copy of the wrapper beside a profile made by compiler `commit` (a file with no counters: the
 /// stand-in compiler never reads it), and a stand-in `rustc` reporting commit `ours`.
@@ -56,6 +65,7 @@ const RELEASE: &[&str] = &["--crate-name", "arbiter", "-C", "opt-level=3", "src/
 
 #[test]
 fn optimised_builds_by_the_profiles_compiler_use_it() {
+    let _turn = take_turn();
     let (wrapper, rustc) = setup("same_compiler", Some("abc123"), "abc123");
     let got = through(&wrapper, &rustc, RELEASE);
     let profile = wrapper.parent().unwrap().join("arbiter.profdata");
@@ -72,6 +82,7 @@ fn optimised_builds_by_the_profiles_compiler_use_it() {
 
 #[test]
 fn other_builds_and_compilers_run_unchanged() {
+    let _turn = take_turn();
     let (wrapper, rustc) = setup("others", Some("abc123"), "abc123");
     // A debug build (clippy and `cargo test` without --release are these).
     let debug = ["--crate-name", "arbiter", "-C", "debuginfo=2", "src/lib.rs"];
