@@ -157,7 +157,12 @@ fn screenshot(page: &Path, fragment: &str, dir: &Path) -> Vec<[u8; 3]> {
     let run = headless(
         page,
         fragment,
-        &[format!("--screenshot={}", png_path.display())],
+        // Every compositor stage done before a frame is drawn: on a loaded machine a shot was otherwise
+        // now and then taken of a half-painted page (the report's charts blank, its seat colours absent).
+        &[
+            format!("--screenshot={}", png_path.display()),
+            "--run-all-compositor-stages-before-draw".to_string(),
+        ],
         dir,
     );
     assert!(run.console.is_empty(), "{:?}", run.console);
