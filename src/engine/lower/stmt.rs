@@ -77,8 +77,10 @@ pub enum CStmt {
 
 impl Lowerer<'_> {
     pub fn stmts(&mut self, stmts: &[Stmt]) -> Vec<CStmt> {
-        let mut out: Vec<CStmt> = Vec::with_capacity(stmts.len());
-        for s in stmts {
+        let mut flat = Vec::with_capacity(stmts.len());
+        flatten(stmts, self.opts.specialise, &mut flat);
+        let mut out: Vec<CStmt> = Vec::with_capacity(flat.len());
+        for s in flat {
             let c = self.stmt(s);
             // Constants stored into variables of one unit one after another (`set: {u.a: false, u.b: 0}`)
             // become one statement that finds the unit once.
@@ -193,6 +195,21 @@ impl Lowerer<'_> {
                 bind: bind.map(|b| b as usize),
             },
             Stmt::DestroyUnit(e) => CStmt::DestroyUnit(self.ev(e)),
+        }
+    }
+}
+
+/// The statements in order, with those of a branch on a constant in place of the branch: one YAML entry
+/// that makes several statements (`set: {u.a: false, u.b: 0}`, `let: {x: 1, y: 2}`) is a branch on true,
+/// and running it as one would enter the statement runner once more for every run of the entry. Locals
+/// live in slots, so a branch scopes nothing at run time.
+fn flatten<'s>(stmts: &'s [Stmt], specialise: bool, out: &mut Vec<&'s Stmt>) {
+    for s in stmts {
+        match s {
+            Stmt::If(Expr::Const(Value::Bool(b)), then, els) if specialise => {
+                flatten(if *b { then } else { els }, specialise, out)
+            }
+            _ => out.push(s),
         }
     }
 }
