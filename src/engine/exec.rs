@@ -171,6 +171,15 @@ impl Machine<'_> {
                 }
             }
             CStmt::For(set, body) => self.for_each(set, body, sig)?,
+            CStmt::EachUnitConsts { set, values } => {
+                let width = self.game.unit_slots;
+                set.each_plain_unit(self, |m, u| {
+                    let row = &mut m.st.unit_vars[u * width..(u + 1) * width];
+                    for &(offset, v) in values {
+                        row[offset] = v;
+                    }
+                })?
+            }
             CStmt::Eval(e) => {
                 e(self)?;
             }
@@ -233,6 +242,12 @@ impl Machine<'_> {
             return Err(e);
         }
         let mut outcome = Ok(());
+        // A body that is one branch (`if: c.owner != c.unit.owner ...`) is tested here: most elements
+        // take no branch, and entering the statement runner for each would cost more than the test.
+        let branch = match body {
+            [CStmt::If(c, then, els)] => Some((c, then, els)),
+            _ => None,
+        };
         for &v in &items {
             if self.st.result.is_some() {
                 break;
@@ -243,7 +258,21 @@ impl Machine<'_> {
                 }
             }
             self.rt.locals[set.slot] = v;
-            if let Err(e) = self.run(body, sig) {
+            let done = match branch {
+                Some((c, then, els)) => match c(self) {
+                    Ok(taken) => {
+                        let stmts = if taken { then } else { els };
+                        if stmts.is_empty() {
+                            Ok(())
+                        } else {
+                            self.run(stmts, sig)
+                        }
+                    }
+                    Err(e) => Err(e),
+                },
+                None => self.run(body, sig),
+            };
+            if let Err(e) = done {
                 outcome = Err(e);
                 break;
             }

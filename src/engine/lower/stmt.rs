@@ -46,6 +46,12 @@ pub enum CStmt {
         values: Vec<(usize, i64)>,
         each: Vec<CStmt>,
     },
+    /// [`CStmt::UnitConsts`] for each unit of a set of units with no filter (see `CSet::plain_units`), the
+    /// set's local left holding the last one as the loop would leave it.
+    EachUnitConsts {
+        set: CSet,
+        values: Vec<(usize, i64)>,
+    },
     /// A local given a constant.
     LetConst(usize, Value),
     /// A local given a whole-number expression computed without tagged values (its number, or none):
@@ -172,7 +178,23 @@ impl Lowerer<'_> {
                     .collect(),
             },
             Stmt::If(c, a, b) => CStmt::If(self.cond(c), self.stmts(a), self.stmts(b)),
-            Stmt::For(set, body) => CStmt::For(self.set(set), self.stmts(body)),
+            Stmt::For(set, body) => {
+                let (set, mut body) = (self.set(set), self.stmts(body));
+                match body.as_mut_slice() {
+                    // Constants stored into each unit of a plain unit set (`for u in units where owner == me:
+                    // set u.ready: false`): the stores change nothing the set is picked by, so the units
+                    // are visited in place instead of listed first.
+                    [CStmt::UnitConsts { local, values, .. }]
+                        if *local == set.slot && set.plain_units() && self.opts.specialise =>
+                    {
+                        CStmt::EachUnitConsts {
+                            values: std::mem::take(values),
+                            set,
+                        }
+                    }
+                    _ => CStmt::For(set, body),
+                }
+            }
             Stmt::Eval(e) => CStmt::Eval(self.ev(e)),
             Stmt::Win(p, reason) => CStmt::Win(self.ev(p), reason.clone()),
             Stmt::Draw(reason) => CStmt::Draw(reason.clone()),

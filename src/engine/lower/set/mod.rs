@@ -140,6 +140,37 @@ impl CSet {
         }
     }
 
+    /// Whether this is the match's units with no filter (an owner test at most, planned as a scan).
+    pub fn plain_units(&self) -> bool {
+        matches!(self.source, CSource::Units) && self.filter.is_none()
+    }
+
+    /// The units of a [`CSet::plain_units`] set in order, each passed to `f` (which must not change which
+    /// units live or who owns them); the last one is left in the set's local, as [`CSet::each`] leaves it.
+    #[inline]
+    pub fn each_plain_unit(
+        &self,
+        m: &mut Machine<'_>,
+        mut f: impl FnMut(&mut Machine<'_>, usize),
+    ) -> R<()> {
+        let owner = match &self.scan.owner {
+            Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+            None => None,
+        };
+        let mut last = None;
+        for u in 0..m.st.units.len() {
+            let unit = &m.st.units[u];
+            if unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq) {
+                f(m, u);
+                last = Some(u);
+            }
+        }
+        if let Some(u) = last {
+            m.rt.locals[self.slot] = Value::Unit(u as u32);
+        }
+        Ok(())
+    }
+
     /// Whether this is the board's cells picked by planned scans alone (`cells where kind.open`, the
     /// test on data that never changes): [`CSet::bits`] lists it a word at a time.
     pub fn scans_as_bits(&self) -> bool {
