@@ -4,13 +4,17 @@
 //!     with such a phase: all players of one turn are shown the same position.
 //! (b) Matching pennies (tests/fixtures/simultaneous/pennies), where seeing the other's pick wins every
 //!     game: greedy against greedy, neither side may win much more than half.
+//! (c) Orders that change what the other player may do (tests/fixtures/simultaneous/claims) are checked
+//!     again when they reach the match: a second player's claim of a cell claimed earlier in the same
+//!     turn is refused there, though it was free where that player decided. (Orders that cannot interact
+//!     are applied unchecked; tests/optimised_paths.rs plays them both ways.)
 mod support;
 use std::cell::RefCell;
 use std::rc::Rc;
 use support::root;
 
 use arbiter::agents::{by_name, Agent};
-use arbiter::engine::{Engine, Match, RunError};
+use arbiter::engine::{Engine, Match, Options, Program, RunError};
 use arbiter::model::PlayerIdx;
 use arbiter::ruleset::game::Submission;
 use arbiter::ruleset::{load, Game};
@@ -116,4 +120,56 @@ fn moving_second_gains_nothing_in_matching_pennies() {
     assert_eq!(p1 + p2 + s.draws, 300);
     // Seeing P1's pick, P2 would win all 300; without it each side wins about half.
     assert!(p1 <= 210 && p2 <= 210, "P1 {p1} wins, P2 {p2} wins of 300");
+}
+
+#[test]
+fn orders_that_may_interact_are_checked_when_they_reach_the_match() {
+    let g = game("tests/fixtures/simultaneous/claims");
+    let mut engine = Engine::new(g.clone()).unwrap();
+    let mut refused = 0;
+    for seed in 0..20 {
+        let mut agents: Vec<Box<dyn Agent>> = (0..2)
+            .map(|p| by_name("random", seed, p).unwrap())
+            .collect();
+        let opts = PlayOptions {
+            record: true,
+            check: false,
+        };
+        let played = play_match(&mut engine, &mut agents, seed, opts).unwrap();
+        refused += played
+            .events
+            .iter()
+            .filter(|e| e["type"] == "invalid_action" && e["reason"] == "taken")
+            .inspect(|e| assert_eq!(e["player"], "P2", "{e}"))
+            .count();
+    }
+    assert!(refused > 5, "only {refused} claims refused in 20 matches");
+}
+
+/// Per phase, whether the optimised program applies a later player's orders unchecked.
+fn orders_trusted(path: &str) -> Vec<bool> {
+    let prog = Program::new(&game(path), Options::optimised());
+    prog.phases.iter().map(|p| p.orders_trusted).collect()
+}
+
+#[test]
+fn orders_touching_only_the_players_own_part_are_trusted() {
+    // Setup is one player at a time; main orders touch only the mover's own cells and its own entry of
+    // the arrivals. Each pick of matching pennies is the picker's own entry.
+    assert_eq!(
+        orders_trusted("rulesets/strategic_influence"),
+        [false, true]
+    );
+    assert_eq!(
+        orders_trusted("tests/fixtures/simultaneous/pennies"),
+        [true]
+    );
+    // Claiming makes a cell owned: the other player's claim of it is no longer legal.
+    assert_eq!(
+        orders_trusted("tests/fixtures/simultaneous/claims"),
+        [false]
+    );
+    // The plain program checks every order.
+    let plain = Program::new(&game("rulesets/strategic_influence"), Options::plain());
+    assert!(plain.phases.iter().all(|p| !p.orders_trusted));
 }

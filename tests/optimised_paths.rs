@@ -1,6 +1,7 @@
 //! The optimised program plays exactly the games the plain one does. Every shipped ruleset (and the
-//! fixtures with simultaneous turns, stuck players, sums and counts computed column-wise, a board of more
-//! than 256 cells, and every kind of set walked by loops, counts, sums, `any` and `first`) is lowered
+//! fixtures with simultaneous turns, whose later orders the optimised program applies unchecked when they
+//! cannot interact, stuck players, sums and counts computed column-wise, a board of more than 256 cells,
+//! and every kind of set walked by loops, counts, sums, `any` and `first`) is lowered
 //! twice: with every optimisation (leaf operands read in place, typed reads, scheduled and hoisted tests,
 //! planned scans, cached fixed sets) and with none. The same seeded games between random agents (which pick by counting blocks of legal actions
 //! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
@@ -19,6 +20,7 @@ fn games() -> Vec<PathBuf> {
     let mut v = support::shipped_rulesets();
     for fixture in [
         "simultaneous/pennies",
+        "simultaneous/claims",
         "stuck",
         "column_sums",
         "large_board",

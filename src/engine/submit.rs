@@ -44,7 +44,7 @@ impl Engine {
         player_id: &str,
         actions: &[Json],
     ) -> Result<(), SubmitError> {
-        self.submit_entries(m, player_id, actions)
+        self.submit_entries(m, player_id, actions, false)
     }
 
     /// A whole submission of decoded actions, checked like one in wire form.
@@ -54,7 +54,24 @@ impl Engine {
         player_id: &str,
         actions: &[Action],
     ) -> Result<(), SubmitError> {
-        self.submit_entries(m, player_id, actions)
+        self.submit_entries(m, player_id, actions, false)
+    }
+
+    /// The orders of a simultaneous turn that an agent of this process decided on a copy of the turn start
+    /// (each one listed there by the engine and applied there in this order), handed in to the live match.
+    /// Applied unchecked when the phase's orders cannot change one another's legality
+    /// (`lower/orders.rs`): legal on the copy, they are legal here. Checked otherwise, as
+    /// [`Engine::submit_actions`] checks them.
+    pub fn submit_orders_decided_on_copy(
+        &mut self,
+        m: &mut Match,
+        player_id: &str,
+        actions: &[Action],
+    ) -> Result<(), SubmitError> {
+        let phase = m.state.phase as usize;
+        let trusted = self.game.phases[phase].submission == Submission::Orders
+            && self.prog.phases[phase].orders_trusted;
+        self.submit_entries(m, player_id, actions, trusted)
     }
 
     fn submit_entries<E: Entry>(
@@ -62,6 +79,7 @@ impl Engine {
         m: &mut Match,
         player_id: &str,
         actions: &[E],
+        trusted: bool,
     ) -> Result<(), SubmitError> {
         // Borrowed, not cloned: the Arcs' counts are shared by every thread playing this game.
         let Engine { game, prog, rt, .. } = &mut *self;
@@ -118,7 +136,7 @@ impl Engine {
             match entry.decode(mm.game, mm.st) {
                 Ok(a) => {
                     let echo = |mm: &Machine| entry.echo(mm.game, mm.st);
-                    mm.apply(player, &a, &echo, false)?;
+                    mm.apply(player, &a, &echo, trusted)?;
                 }
                 Err(reason) => {
                     invalid(&mut mm, entry, reason);

@@ -48,7 +48,8 @@ impl Played {
 
 /// A later player of a simultaneous turn decides on a copy of the position as the turn began, so it can
 /// never see the orders handed in before its own (the live match holds them); its orders are then handed
-/// in to the live match, checked like any outside player's would be.
+/// in to the live match, checked like any outside player's would be unless no player's orders can change
+/// another's legality (`Engine::submit_orders_decided_on_copy`).
 fn hand_in_from(
     engine: &mut Engine,
     agent: &mut dyn Agent,
@@ -65,7 +66,9 @@ fn hand_in_from(
     let mut handed = agent.take_handed_in();
     let refused = |e| RunError::new(format!("handing in {name}'s orders: {e}"));
     if handed.is_empty() {
-        engine.submit_actions(m, name, actions).map_err(refused)?;
+        engine
+            .submit_orders_decided_on_copy(m, name, actions)
+            .map_err(refused)?;
     } else {
         // An agent outside the process: its submissions as they came (what it handed in once the orders
         // were in never reached the copy either).

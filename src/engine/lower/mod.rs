@@ -14,6 +14,7 @@ mod int;
 mod leaf;
 mod list;
 pub mod native;
+mod orders;
 mod plan;
 mod set;
 mod stmt;
@@ -39,6 +40,9 @@ pub struct Options {
     pub scan: bool,
     /// Script functions translated to the IR (`Game::script_native`) run natively instead of in Rhai.
     pub native_scripts: bool,
+    /// Orders a later player of a simultaneous turn decided on the turn start are applied unchecked when
+    /// no player's orders can change another's legality (`orders.rs`).
+    pub trusted_orders: bool,
 }
 
 impl Options {
@@ -48,6 +52,7 @@ impl Options {
             hoist: true,
             scan: true,
             native_scripts: true,
+            trusted_orders: true,
         }
     }
     /// No optimisation at all: the reference the optimised program is tested against.
@@ -57,6 +62,7 @@ impl Options {
             hoist: false,
             scan: false,
             native_scripts: false,
+            trusted_orders: false,
         }
     }
 }
@@ -67,6 +73,9 @@ pub struct CPhase {
     pub on_turn_end: Vec<CStmt>,
     /// Compiled `effects` steps of the resolution, by step index (`None` for built-in steps).
     pub resolve_effects: Vec<Option<Vec<CStmt>>>,
+    /// Whether the orders of a later player, decided on the turn start, are applied without being checked
+    /// again (see `orders.rs`).
+    pub orders_trusted: bool,
 }
 
 /// A compiled victory rule (same order as the game's).
@@ -152,6 +161,7 @@ impl Program {
                         _ => None,
                     })
                     .collect(),
+                orders_trusted: options.trusted_orders && orders::orders_independent(game, ph),
             })
             .collect();
         let victory = game
