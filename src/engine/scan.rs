@@ -55,30 +55,55 @@ impl Machine<'_> {
             _ => false,
         };
         let g = self.game;
-        let stride = g.cell_slots;
-        for c in 0..g.board.len() {
-            let raw = self.st.cell_vars[c * stride + offset];
-            // An unset variable is none: no range reaches it.
-            if raw == ABSENT || raw < lo {
-                continue;
+        let (stride, n) = (g.cell_slots, g.board.len());
+        // The cells that reach `lo`, 64 at a time, as bits made without a branch per cell: which cells hold
+        // pieces is as good as random, and a branch on it per cell mispredicted about half the time (a
+        // third of this scan's time went to those). Listing changes nothing, so the bits stay true.
+        for w in 0..n.div_ceil(64) {
+            let start = w * 64;
+            let mut bits = 0u64;
+            for c in start..n.min(start + 64) {
+                let raw = self.st.cell_vars[c * stride + offset];
+                // An unset variable is none: no range reaches it.
+                bits |= u64::from(raw != ABSENT && raw >= lo) << (c - start);
             }
-            if product {
-                let size = (i128::from(raw) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
-                let cells = g.board.neighbours(c as u32);
-                match sink.cell_neighbours_range(act.kind, args, c as u32, cells, lo, size) {
-                    Some(Ok(true)) => continue,
-                    Some(Ok(false)) => return Ok(Some(false)),
-                    Some(Err(e)) => return Err(e),
-                    // This sink takes no blocks: the visit lists the actions one by one.
-                    None => {}
+            while bits != 0 {
+                let c = start + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !self.visit_column_cell(act, p, i, args, sink, (c, offset, lo, j), product)? {
+                    return Ok(Some(false));
                 }
-            }
-            let cell = super::legal::CellCandidate(c as u32);
-            self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
-            if !self.visit(act, p, i, cell, args, sink, Known::FirstRange)? {
-                return Ok(Some(false));
             }
         }
         Ok(Some(true))
+    }
+
+    /// One cell of [`Machine::walk_cells_by_column`] whose variable (at `offset` in its row) reaches `lo`:
+    /// its neighbours x amounts as one block when `product`, else visited; false when the sink asked to stop.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the walk's state, passed explicitly on the hot path
+    fn visit_column_cell<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        i: usize,
+        args: &mut ArgList,
+        sink: &mut S,
+        (c, offset, lo, j): (usize, usize, i64, usize),
+        product: bool,
+    ) -> Result<bool, RunError> {
+        let g = self.game;
+        let raw = self.st.cell_vars[c * g.cell_slots + offset];
+        if product {
+            let size = (i128::from(raw) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+            let cells = g.board.neighbours(c as u32);
+            // A sink that takes no blocks answers none: the visit lists the actions one by one.
+            if let Some(r) = sink.cell_neighbours_range(act.kind, args, c as u32, cells, lo, size) {
+                return r;
+            }
+        }
+        let cell = super::legal::CellCandidate(c as u32);
+        self.rt.bounds[j] = (Value::Int(lo), Value::Int(raw));
+        self.visit(act, p, i, cell, args, sink, Known::FirstRange)
     }
 }
