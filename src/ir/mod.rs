@@ -283,7 +283,8 @@ impl Expr {
         d
     }
 
-    fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+    /// Calls `f` on this expression and on every expression inside it (those of its sets included).
+    pub(crate) fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
             Expr::Neg(a)
@@ -351,7 +352,8 @@ impl SetExpr {
         d
     }
 
-    fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+    /// Calls [`Expr::visit`] on every expression of the set (its source's operands and its filter).
+    pub(crate) fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         match &self.source {
             SetSource::Neighbours(e) | SetSource::One(e) => e.visit(f),
             SetSource::Within(a, b) | SetSource::Range(a, b) => {

@@ -105,113 +105,68 @@ impl Accesses<'_> {
         Access::Cell(self.cells_of(cell), slots)
     }
 
+    /// The reads of `e` and of every expression inside it.
     fn read(&mut self, e: &Expr) {
+        e.visit(&mut |x| self.note(x));
+    }
+
+    /// The reads of a set: its elements' source and every expression of it.
+    fn set(&mut self, s: &SetExpr) {
+        self.set_source(s);
+        s.visit(&mut |x| self.note(x));
+    }
+
+    /// What one expression node reads itself (the visit reaches the nodes inside it).
+    fn note(&mut self, e: &Expr) {
         match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::Me | Expr::Opponent | Expr::Counter(_) => {}
-            Expr::Neg(a)
-            | Expr::Not(a)
-            | Expr::CellId(a)
-            | Expr::CellRow(a)
-            | Expr::CellCol(a)
-            | Expr::PlayerId(a)
-            | Expr::RowKey(a)
-            | Expr::RowCol(a, ..)
-            | Expr::Expect(a, _) => self.read(a),
-            Expr::Bin(_, a, b) | Expr::KeyEq(_, a, b) => {
-                self.read(a);
-                self.read(b);
-            }
-            Expr::CellOwner(c) => {
-                self.reads.push(Access::Owner);
-                self.read(c);
-            }
-            Expr::CellUnit(x)
-            | Expr::CellEmpty(x)
-            | Expr::UnitOwner(x)
-            | Expr::UnitAt(x)
-            | Expr::UnitType(x)
-            | Expr::UnitVar(x, ..) => {
-                self.reads.push(Access::Units);
-                self.read(x);
-            }
+            Expr::CellOwner(_) => self.reads.push(Access::Owner),
+            Expr::CellUnit(_)
+            | Expr::CellEmpty(_)
+            | Expr::UnitOwner(_)
+            | Expr::UnitAt(_)
+            | Expr::UnitType(_)
+            | Expr::UnitVar(..) => self.reads.push(Access::Units),
             Expr::CellVar(c, slot, _) => {
                 let a = self.cell_var(c, *slot);
                 self.reads.push(a);
-                self.read(c);
             }
             Expr::CellVarOf(c, base, who, _) => {
                 let a = self.cell_var_of(c, *base, who);
                 self.reads.push(a);
-                self.read(c);
-                self.read(who);
             }
             Expr::PlayerVar(p, slot, _) => {
                 self.reads
                     .push(Access::Player(matches!(**p, Expr::Me), *slot));
-                self.read(p);
             }
-            Expr::Call(b, args) => {
-                // Sight reads the board's blocking variables and units in ways not written out here.
-                if matches!(b, Builtin::LineOfSight) {
-                    self.unknown = true;
-                }
-                args.iter().for_each(|a| self.read(a));
-            }
-            Expr::Count(s) | Expr::Any(s) | Expr::First(s) => self.set(s),
-            Expr::Sum(s, x) => {
-                self.set(s);
-                self.read(x);
-            }
-            Expr::Steps {
-                from,
-                to,
-                max,
-                pred,
-                ..
-            } => {
-                for x in [from, to, max, pred] {
-                    self.read(x);
-                }
-            }
-            Expr::List(op, args) => {
-                if let ListOp::AtElement(s) = op {
-                    self.set(s);
-                }
-                args.iter().for_each(|a| self.read(a));
-            }
-            Expr::Script(..) => self.unknown = true,
+            // Sight reads the board's blocking variables and units in ways not written out here; a
+            // script may read anything.
+            Expr::Call(Builtin::LineOfSight, _) | Expr::Script(..) => self.unknown = true,
+            Expr::Count(s) | Expr::Any(s) | Expr::First(s) | Expr::Sum(s, _) => self.set_source(s),
+            Expr::List(ListOp::AtElement(s), _) => self.set_source(s),
+            _ => {}
         }
     }
 
-    fn set(&mut self, s: &SetExpr) {
-        match &s.source {
-            SetSource::Cells | SetSource::Players | SetSource::Rows(_) => {}
-            SetSource::Units => self.reads.push(Access::Units),
-            SetSource::Neighbours(c) | SetSource::One(c) => self.read(c),
-            SetSource::Within(a, b) | SetSource::Range(a, b) => {
-                self.read(a);
-                self.read(b);
-            }
-            SetSource::Reachable {
-                from, max, pred, ..
-            } => {
-                for x in [from, max, pred] {
-                    self.read(x);
-                }
-            }
+    /// What listing a set's elements reads besides its expressions (the visit reaches those).
+    fn set_source(&mut self, s: &SetExpr) {
+        if matches!(s.source, SetSource::Units) {
+            self.reads.push(Access::Units);
         }
-        if let Some(f) = &s.filter {
-            self.read(f);
-        }
-        if let Some(f) = &s.scan.fixed {
-            self.read(f);
-        }
-        if let Some((_, x)) = &s.scan.owner {
+        if s.scan.owner.is_some() {
             self.reads.push(Access::Owner);
-            self.read(x);
         }
         if s.scan.empty.is_some() {
             self.reads.push(Access::Units);
+        }
+        // Planned scans are made from the filter in the lowering; the game's sets hold none, but a fixed
+        // scan's or an owner scan's expressions would be read like the filter.
+        for x in s
+            .scan
+            .fixed
+            .iter()
+            .chain(s.scan.owner.as_ref().map(|(_, x)| x))
+        {
+            x.visit(&mut |y| self.note(y));
         }
     }
 
