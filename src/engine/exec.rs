@@ -4,7 +4,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use super::lower::typed::{Slot, StoreArg};
-use super::lower::{CPlace, CSet, CStmt, Ev};
+use super::lower::{CPlace, CSet, CStmt, Cond, Ev};
 use super::machine::{Machine, RunError};
 use crate::ir::ops::arith;
 use crate::ir::{AssignOp, BinOp};
@@ -38,12 +38,7 @@ impl Machine<'_> {
                 CStmt::LocalStore {
                     slot, op, value, ..
                 } if self.local_store_in_place(*slot, *op, value) => {}
-                CStmt::If(c, then, els) => {
-                    let branch = if c(self)? { then } else { els };
-                    if !branch.is_empty() {
-                        self.run(branch, sig)?;
-                    }
-                }
+                CStmt::If(c, then, els) => self.branch(c, then, els, sig)?,
                 CStmt::Let(slot, e) => {
                     let v = e(self)?;
                     self.rt.locals[*slot] = v;
@@ -58,6 +53,27 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A branch: the side the condition picks, the statement runner entered only when that side has
+    /// statements (most branches of loop bodies and effects take an empty side).
+    #[inline(always)]
+    fn branch(&mut self, c: &Cond, then: &[CStmt], els: &[CStmt], sig: &mut Signals) -> R<()> {
+        let side = if c(self)? { then } else { els };
+        if side.is_empty() {
+            return Ok(());
+        }
+        self.run(side, sig)
+    }
+
+    /// The constants of a [`CStmt::UnitConsts`] stored into unit `u`'s row of variables.
+    #[inline(always)]
+    fn store_unit_consts(&mut self, u: usize, values: &[(usize, i64)]) {
+        let width = self.game.unit_slots;
+        let row = &mut self.st.unit_vars[u * width..(u + 1) * width];
+        for &(offset, v) in values {
+            row[offset] = v;
+        }
     }
 
     /// A [`CStmt::Store`] done on the raw slot; false when it must go the generic way (a value that is
@@ -151,10 +167,7 @@ impl Machine<'_> {
             } => match self.rt.locals[*local] {
                 // Written whether or not the unit lives, as each store alone would.
                 Value::Unit(u) if (u as usize) < self.st.units.len() => {
-                    let base = u as usize * self.game.unit_slots;
-                    for &(offset, v) in values {
-                        self.st.unit_vars[base + offset] = v;
-                    }
+                    self.store_unit_consts(u as usize, values)
                 }
                 _ => self.run(each, sig)?,
             },
@@ -172,13 +185,7 @@ impl Machine<'_> {
             }
             CStmt::For(set, body) => self.for_each(set, body, sig)?,
             CStmt::EachUnitConsts { set, values } => {
-                let width = self.game.unit_slots;
-                set.each_plain_unit(self, |m, u| {
-                    let row = &mut m.st.unit_vars[u * width..(u + 1) * width];
-                    for &(offset, v) in values {
-                        row[offset] = v;
-                    }
-                })?
+                set.each_plain_unit(self, |m, u| m.store_unit_consts(u, values))?
             }
             CStmt::Eval(e) => {
                 e(self)?;
@@ -259,17 +266,7 @@ impl Machine<'_> {
             }
             self.rt.locals[set.slot] = v;
             let done = match branch {
-                Some((c, then, els)) => match c(self) {
-                    Ok(taken) => {
-                        let stmts = if taken { then } else { els };
-                        if stmts.is_empty() {
-                            Ok(())
-                        } else {
-                            self.run(stmts, sig)
-                        }
-                    }
-                    Err(e) => Err(e),
-                },
+                Some((c, then, els)) => self.branch(c, then, els, sig),
                 None => self.run(body, sig),
             };
             if let Err(e) = done {

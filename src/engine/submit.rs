@@ -68,9 +68,8 @@ impl Engine {
         player_id: &str,
         actions: &[Action],
     ) -> Result<(), SubmitError> {
-        let phase = m.state.phase as usize;
-        let trusted = self.game.phases[phase].submission == Submission::Orders
-            && self.prog.phases[phase].orders_trusted;
+        // True only for `orders` phases (see `orders_independent`).
+        let trusted = self.prog.phases[m.state.phase as usize].orders_trusted;
         self.submit_entries(m, player_id, actions, trusted)
     }
 

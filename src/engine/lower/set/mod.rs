@@ -65,6 +65,12 @@ pub struct CSet {
     columns: Option<ColumnTests>,
 }
 
+/// Whether a unit is listed by a unit set with this evaluated owner scan (living units only).
+#[inline(always)]
+fn unit_passes(unit: &crate::model::state::UnitState, owner: Option<(bool, u8)>) -> bool {
+    unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq)
+}
+
 /// The owner byte a player value stands for (none is nobody).
 #[inline]
 fn owner_code(v: Value) -> u8 {
@@ -140,6 +146,15 @@ impl CSet {
         }
     }
 
+    /// The planned owner test evaluated for this position: whether it is `==`, and the owner's byte.
+    #[inline(always)]
+    fn owner_scan(&self, m: &mut Machine<'_>) -> R<Option<(bool, u8)>> {
+        Ok(match &self.scan.owner {
+            Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
+            None => None,
+        })
+    }
+
     /// Whether this is the match's units with no filter (an owner test at most, planned as a scan).
     pub fn plain_units(&self) -> bool {
         matches!(self.source, CSource::Units) && self.filter.is_none()
@@ -153,14 +168,11 @@ impl CSet {
         m: &mut Machine<'_>,
         mut f: impl FnMut(&mut Machine<'_>, usize),
     ) -> R<()> {
-        let owner = match &self.scan.owner {
-            Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
-            None => None,
-        };
+        let owner = self.owner_scan(m)?;
         let mut last = None;
         for u in 0..m.st.units.len() {
             let unit = &m.st.units[u];
-            if unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq) {
+            if unit_passes(unit, owner) {
                 f(m, u);
                 last = Some(u);
             }
@@ -271,14 +283,11 @@ impl CSet {
                 }
             }
             CSource::Units => {
-                let owner = match &self.scan.owner {
-                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
-                    None => None,
-                };
+                let owner = self.owner_scan(m)?;
                 let n = m.st.units.len();
                 for u in 0..n {
                     let unit = &m.st.units[u];
-                    if unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq) {
+                    if unit_passes(unit, owner) {
                         visit!(Value::Unit(u as u32));
                     }
                 }
@@ -499,10 +508,7 @@ impl CSet {
     /// The planned scans of a cell set, evaluated for this position: the owner test (with the owner's
     /// byte), the emptiness test and the fixed cells.
     fn cell_scan(&self, m: &mut Machine<'_>) -> R<CellScan> {
-        let owner = match &self.scan.owner {
-            Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
-            None => None,
-        };
+        let owner = self.owner_scan(m)?;
         let fixed = match &self.scan.fixed {
             Some((i, e)) => Some(fixed_cells(m, *i, e, self.slot)?),
             None => None,
@@ -548,13 +554,10 @@ impl CSet {
                 (c as usize) < g.board.len() && self.passes_scan(m, c)?
             }
             (CSource::Units, Value::Unit(u)) => {
-                let owner = match &self.scan.owner {
-                    Some((eq, e)) => Some((*eq, owner_code(e.get(m)?))),
-                    None => None,
-                };
-                m.st.units.get(u as usize).is_some_and(|unit| {
-                    unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq)
-                })
+                let owner = self.owner_scan(m)?;
+                m.st.units
+                    .get(u as usize)
+                    .is_some_and(|unit| unit_passes(unit, owner))
             }
             (CSource::Players, Value::Player(p)) => (p as usize) < g.players.len(),
             (CSource::Rows(t), Value::Row(t2, _)) => *t == t2,
