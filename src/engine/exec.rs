@@ -244,8 +244,8 @@ impl Machine<'_> {
         let mut outcome = Ok(());
         // A body that is one branch (`if: c.owner != c.unit.owner ...`) is tested here: most elements
         // take no branch, and entering the statement runner for each would cost more than the test. (The
-        // same few lines as `run`'s branch, on purpose: one shared inlined helper made war_of_attrition
-        // 5% slower, measured with a retrained profile.)
+        // same few lines as `run`'s branch, on purpose: one shared inlined helper made the random games
+        // of the hex arena ruleset 5% slower, measured with a retrained profile.)
         let branch = match body {
             [CStmt::If(c, then, els)] => Some((c, then, els)),
             _ => None,
