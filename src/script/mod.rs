@@ -4,6 +4,8 @@ mod host;
 pub mod native;
 mod sandbox;
 
+use std::rc::Rc;
+
 use rhai::{Dynamic, Engine, Scope, AST};
 use serde_json::Value as Json;
 
@@ -26,7 +28,7 @@ pub struct ScriptError {
 
 /// Compiles a script to list its functions (analysis uses this; no game is needed).
 pub fn inspect(text: &str) -> Result<Vec<FnSig>, ScriptError> {
-    let engine = sandbox::engine();
+    let engine = host_engine();
     let ast = engine.compile(text).map_err(|e| {
         let pos = e.position();
         ScriptError {
@@ -75,6 +77,21 @@ pub const HOST_FUNCTIONS: &[&str] = &[
     "logging",
 ];
 
+/// The sandboxed engine with the host API registered, built once per thread and shared: building one
+/// registers Rhai's whole library (~2M instructions, and as much again to drop it), and loading a ruleset
+/// needs one to inspect the scripts, list the library's names and translate functions, then every match
+/// runs its scripts on one. Compiling and calling never change an engine.
+pub(crate) fn host_engine() -> Rc<Engine> {
+    thread_local! {
+        static ENGINE: Rc<Engine> = {
+            let mut engine = sandbox::engine();
+            host::register(&mut engine);
+            Rc::new(engine)
+        };
+    }
+    ENGINE.with(Rc::clone)
+}
+
 /// The names of the host API's and Rhai's library functions, worked out once per process: listing them
 /// formats every signature of the library (~5M instructions, more than the rest of loading a ruleset's
 /// scripts), and they are the same for every ruleset.
@@ -82,9 +99,7 @@ fn library_names() -> &'static std::collections::HashSet<String> {
     static NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
         std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut engine = sandbox::engine();
-        host::register(&mut engine);
-        engine
+        host_engine()
             .gen_fn_signatures(true)
             .into_iter()
             .filter_map(|sig| sig.split('(').next().map(|n| n.trim().to_string()))
@@ -237,7 +252,7 @@ pub trait Queries {
 
 /// One thread's compiled scripts, ready to call.
 pub struct ScriptHost {
-    engine: Engine,
+    engine: Rc<Engine>,
     ast: AST,
     names: Vec<String>,
     scope: Scope<'static>,
@@ -246,8 +261,7 @@ pub struct ScriptHost {
 
 impl ScriptHost {
     pub fn new(game: &Game) -> Result<Self, RunError> {
-        let mut engine = sandbox::engine();
-        host::register(&mut engine);
+        let engine = host_engine();
         let mut ast = AST::empty();
         for s in &game.scripts {
             let a = engine

@@ -183,8 +183,7 @@ pub fn explain(game: &Game) -> Vec<(String, Option<String>)> {
 
 /// Each script function's definition, compiled as the runtime compiles it (same engine, same optimiser).
 fn definitions(game: &Game) -> Option<Vec<Option<Def>>> {
-    let mut engine = super::sandbox::engine();
-    super::host::register(&mut engine);
+    let engine = super::host_engine();
     let mut defs: Vec<Option<Def>> = game.script_fns.iter().map(|_| None).collect();
     for s in &game.scripts {
         let ast = engine.compile(&*s.text).ok()?;
