@@ -312,7 +312,15 @@ pub fn parse_checked(
     kind: DocKind,
     overrides: &[(String, Json)],
 ) -> Result<YamlDoc, Vec<Diagnostic>> {
-    let mut doc = yaml::parse(source)?;
+    check_parsed(yaml::parse(source)?, kind, overrides)
+}
+
+/// Applies `overrides` to a parsed document and checks it against its schema.
+fn check_parsed(
+    mut doc: YamlDoc,
+    kind: DocKind,
+    overrides: &[(String, Json)],
+) -> Result<YamlDoc, Vec<Diagnostic>> {
     let mut problems = apply_overrides(&mut doc, overrides);
     let mut found = super::schemas::check(kind, &doc);
     mark_overridden(&doc, overrides, &mut found);
@@ -340,7 +348,9 @@ pub fn load(
         )]));
     };
     let rsrc = read_source(&rpath).map_err(|d| LoadError::Unreadable(vec![d]))?;
-    let declared_settings = match yaml::parse(rsrc.clone()) {
+    // Parsed once: overrides naming no declared setting are reported first (before any YAML problem).
+    let parsed = yaml::parse(rsrc);
+    let declared_settings = match &parsed {
         Ok(d) => d
             .value
             .get("settings")
@@ -353,7 +363,12 @@ pub fn load(
     if !unknown.is_empty() {
         return Err(LoadError::Invalid(unknown));
     }
-    let rdoc = parse_checked(rsrc, DocKind::Ruleset, overrides).map_err(LoadError::Invalid)?;
+    let rdoc = check_parsed(
+        parsed.map_err(LoadError::Invalid)?,
+        DocKind::Ruleset,
+        overrides,
+    )
+    .map_err(LoadError::Invalid)?;
     let id = rdoc
         .value
         .get("id")
