@@ -332,12 +332,35 @@ fn check_parsed(
     }
 }
 
+/// The documents' validators and the names of the script library, made once per process and the same
+/// for every ruleset: made on a helper thread when loading starts, they take most of the time of loading
+/// a ruleset (a few milliseconds) and overlap reading, parsing and analysing it. Whoever needs one first
+/// waits for the helper's, as a `OnceLock` makes them.
+fn prefetch() {
+    const KINDS: &[DocKind] = &[DocKind::Ruleset, DocKind::Scenario];
+    static LISTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if super::schemas::compiled(KINDS) && LISTED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    // Without a thread (none can be made) each is made where it is first needed.
+    let _ = std::thread::Builder::new()
+        .name("load-prefetch".into())
+        .spawn(|| {
+            for &k in KINDS {
+                super::schemas::validator(k);
+            }
+            crate::script::list_library_names();
+            LISTED.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+}
+
 /// Loads and analyses a ruleset with a scenario (its default when `None`).
 pub fn load(
     ruleset: &str,
     scenario: Option<&str>,
     overrides: &[(String, Json)],
 ) -> Result<Loaded, LoadError> {
+    prefetch();
     let Some(rpath) = find_ruleset(ruleset) else {
         return Err(LoadError::Unreadable(vec![Diagnostic::error(
             "io::no_ruleset",

@@ -51,13 +51,24 @@ pub fn schema(kind: DocKind) -> Option<&'static serde_json::Value> {
         .as_ref()
 }
 
+static VALIDATORS: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
+
 /// The compiled validator of a kind, compiled on first use. The embedded schemas are tested to compile.
 pub fn validator(kind: DocKind) -> Option<&'static Validator> {
-    static CACHE: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
     let i = KINDS.iter().position(|k| *k == kind)?;
-    CACHE[i]
+    VALIDATORS[i]
         .get_or_init(|| schema(kind).and_then(|v| super::schema::compile(v).ok()))
         .as_ref()
+}
+
+/// Whether the validators of `kinds` are compiled (or known not to compile): see `load::prefetch`.
+pub fn compiled(kinds: &[DocKind]) -> bool {
+    kinds.iter().all(|&kind| {
+        KINDS
+            .iter()
+            .position(|k| *k == kind)
+            .is_some_and(|i| VALIDATORS[i].get().is_some())
+    })
 }
 
 /// Checks a document against the schema of its kind, with "did you mean" hints from the schema.
