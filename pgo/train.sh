@@ -12,10 +12,16 @@ sysroot=$(rustc --print sysroot)
 profdata=$(ls "$sysroot"/lib/rustlib/*/bin/llvm-profdata 2>/dev/null | head -1)
 [ -x "$profdata" ] || { echo "llvm-profdata missing: rustup component add llvm-tools" >&2; exit 1; }
 work=${PGO_WORK:-${TMPDIR:-/tmp}/arbiter-pgo}
+mkdir -p "$work/raw"
+# RUSTFLAGS replaces the rustflags of .cargo/config.toml: the processor level it sets is repeated here, so
+# the instrumented build makes the code the optimised build will.
+cpu=""
+[ "$(uname -m)" = x86_64 ] && cpu="-Ctarget-cpu=x86-64-v2"
+RUSTFLAGS="-Cprofile-generate=$work/raw -Cllvm-args=-vp-counters-per-site=8 $cpu" cargo build --release --locked --bin arbiter --target-dir "$work/target"
+bin=$work/target/release/arbiter
+# Only the workload's counters: proc macros built by the instrumented build write theirs here too.
 rm -rf "$work/raw"
 mkdir -p "$work/raw"
-RUSTFLAGS="-Cprofile-generate=$work/raw -Cllvm-args=-vp-counters-per-site=8" cargo build --release --locked --bin arbiter --target-dir "$work/target"
-bin=$work/target/release/arbiter
 
 for dir in rulesets/*/; do
   r=$(basename "$dir")
