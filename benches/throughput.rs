@@ -3,7 +3,6 @@
 //! is benchmarked. Also the cost of one script call, natively and in Rhai: ASG's combat and War of
 //! Attrition's defense power; and what search agents pay: one greedy or MCTS decision, one evaluation.
 //! Run with `cargo bench`.
-use std::cell::Cell;
 use std::path::PathBuf;
 
 use arbiter::agents::{self, Agent};
@@ -49,22 +48,31 @@ fn load_or_panic(name: &str) -> Loaded {
     }
 }
 
-/// One whole random-vs-random game per iteration, a new seed each time.
+/// Games of a `random_game` sample.
+const GAMES_PER_SAMPLE: u64 = 64;
+
+/// Whole random-vs-random games, as `simulate --jobs 1` plays them: every sample plays the same games
+/// (seeds 0 to 63), so samples differ only by the machine, and the throughput reads as games per second.
 #[divan::bench(args = rulesets(), sample_count = 20)]
 fn random_game(bencher: divan::Bencher, name: &str) {
     let loaded = load_or_panic(name);
     let mut engine = Engine::new(loaded.game.clone()).expect("engine");
-    let seed = Cell::new(0u64);
     let players = loaded.game.players.len() as u8;
-    bencher.bench_local(|| {
-        let s = seed.get();
-        seed.set(s + 1);
-        let mut seats: Vec<Box<dyn Agent>> = (0..players)
-            .map(|p| agents::by_name("random", s, p).expect("random agent"))
-            .collect();
-        let played = play_match(&mut engine, &mut seats, s, PlayOptions::default()).expect("game");
-        divan::black_box(played.m.state.ply)
-    });
+    bencher
+        .counter(divan::counter::ItemsCount::new(GAMES_PER_SAMPLE))
+        .bench_local(|| {
+            let mut plies = 0;
+            for s in 0..GAMES_PER_SAMPLE {
+                let mut seats: Vec<Box<dyn Agent>> = (0..players)
+                    .map(|p| agents::by_name("random", s, p).expect("random agent"))
+                    .collect();
+                let played =
+                    play_match(&mut engine, &mut seats, s, PlayOptions::default()).expect("game");
+                plies += played.m.state.ply;
+                engine.recycle(played.m);
+            }
+            divan::black_box(plies)
+        });
 }
 
 /// Loading, schema-checking and analysing a ruleset with its default scenario.
