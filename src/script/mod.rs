@@ -95,11 +95,10 @@ pub(crate) fn host_engine() -> Rc<Engine> {
 /// The names of the host API's and Rhai's library functions, worked out once per process: listing them
 /// formats every signature of the library (~5M instructions, more than the rest of loading a ruleset's
 /// scripts), and they are the same for every ruleset.
-static LIBRARY_NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
-    std::sync::OnceLock::new();
-
 fn library_names() -> &'static std::collections::HashSet<String> {
-    LIBRARY_NAMES.get_or_init(|| {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
         host_engine()
             .gen_fn_signatures(true)
             .into_iter()
@@ -108,11 +107,9 @@ fn library_names() -> &'static std::collections::HashSet<String> {
     })
 }
 
-/// Lists the library's function names now (see [`library_names`]); true when they were listed already.
-pub fn list_library_names() -> bool {
-    let listed = LIBRARY_NAMES.get().is_some();
+/// Lists the library's function names now (see [`library_names`]), when they are not listed yet.
+pub fn list_library_names() {
     library_names();
-    listed
 }
 
 /// Calls in script text to functions that exist nowhere: not in the scripts, the host API or Rhai's
