@@ -36,12 +36,13 @@ fn too_many_rolls(cell: &str) -> RunError {
     ))
 }
 
-/// Per-turn facts the steps share: who owned each cell when the turn began and whether it kept pieces
+/// Per-turn facts the steps share: who owned each cell when the turn began and which cells kept pieces
 /// (kept by the runtime between turns so its buffers are reused).
 #[derive(Default)]
 pub struct FlowSnapshot {
     start_owner: Vec<u8>,
-    kept: Vec<bool>,
+    /// Cells that held more pieces than they sent when the turn's resolution began, as bits.
+    kept: Vec<u64>,
     /// Cells sending pieces, and cells some player's pieces arrive in, as bits (a superset of the cells
     /// the departure and arrival steps act on: those steps visit only these, in board order).
     sending: Vec<u64>,
@@ -73,11 +74,8 @@ impl Machine<'_> {
 
     /// Runs the resolution steps of phase `phase` in order.
     pub fn resolve(&mut self, phase: usize) -> R<()> {
-        let n = self.game.board.len();
         let mut snap = std::mem::take(&mut self.rt.flow);
         snap.start_owner.clone_from(&self.st.owner);
-        snap.kept.clear();
-        snap.kept.resize(n, false);
         let r = self.resolve_steps(phase, &mut snap);
         self.rt.flow = snap;
         r
@@ -87,14 +85,8 @@ impl Machine<'_> {
         let (game, prog) = (self.game, self.prog);
         let steps = &game.phases[phase].resolve;
         let fv = game.phases[phase].flow_vars.as_ref();
-        let n = self.game.board.len();
         if let Some(fv) = fv {
-            let (count, out) = (fv.count as usize, fv.outgoing as usize);
-            let rows = self.st.cell_vars.chunks_exact(game.cell_slots);
-            for (kept, row) in snap.kept[..n].iter_mut().zip(rows) {
-                *kept = i128::from(pieces(row[count])) > i128::from(pieces(row[out]).max(0));
-            }
-            self.find_movers(fv, snap);
+            self.find_movers(fv, snap, true);
         }
         for (k, step) in steps.iter().enumerate() {
             if self.st.result.is_some() {
@@ -108,7 +100,7 @@ impl Machine<'_> {
                     }
                     // Effects may have sent or brought pieces anywhere.
                     if let Some(fv) = fv {
-                        self.find_movers(fv, snap);
+                        self.find_movers(fv, snap, false);
                     }
                 }
                 (ResolveStep::Depart, Some(fv)) => self.depart(fv, &snap.sending)?,
@@ -135,11 +127,11 @@ impl Machine<'_> {
                     Some(fv),
                 ) => self.arrive_hostile(fv, &snap.arriving, *hit, *defender_first, event)?,
                 (ResolveStep::Cap { max }, Some(fv)) => {
-                    let count = fv.count as usize;
-                    for row in self.st.cell_vars.chunks_exact_mut(game.cell_slots) {
-                        if row[count] > *max {
-                            row[count] = *max;
-                        }
+                    // Unset (the smallest number) is never above the cap.
+                    let stride = game.cell_slots;
+                    let column = self.st.cell_vars[fv.count as usize..].iter_mut();
+                    for x in column.step_by(stride) {
+                        *x = (*x).min(*max);
                     }
                 }
                 (ResolveStep::Grow { amount, max, event }, Some(fv)) => {
@@ -151,23 +143,44 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Finds the cells sending pieces and those pieces arrive in (see [`FlowSnapshot::sending`]).
-    fn find_movers(&mut self, fv: &FlowVars, snap: &mut FlowSnapshot) {
+    /// Finds the cells sending pieces and those pieces arrive in (see [`FlowSnapshot::sending`]), and
+    /// when `kept` those that keep pieces too, in one pass over the cells' variables with a bit made per
+    /// cell without a branch (which cells send is as good as random).
+    fn find_movers(&mut self, fv: &FlowVars, snap: &mut FlowSnapshot, kept: bool) {
         let g = self.game;
-        let words = g.board.len().div_ceil(64);
-        snap.sending.clear();
-        snap.sending.resize(words, 0);
-        snap.arriving.clear();
-        snap.arriving.resize(words, 0);
-        let (out, inc, np) = (fv.outgoing as usize, fv.incoming as usize, g.players.len());
-        // Flow variables exist, so every cell has a row of at least three slots.
-        for (c, row) in self.st.cell_vars.chunks_exact(g.cell_slots).enumerate() {
-            let bit = 1u64 << (c % 64);
-            if pieces(row[out]) > 0 {
-                snap.sending[c / 64] |= bit;
+        let (n, stride) = (g.board.len(), g.cell_slots);
+        let words = n.div_ceil(64);
+        for bits in [&mut snap.sending, &mut snap.arriving] {
+            bits.clear();
+            bits.resize(words, 0);
+        }
+        if kept {
+            snap.kept.clear();
+            snap.kept.resize(words, 0);
+        }
+        let (count, out, inc, np) = (
+            fv.count as usize,
+            fv.outgoing as usize,
+            fv.incoming as usize,
+            g.players.len(),
+        );
+        let vars = &self.st.cell_vars;
+        for w in 0..words {
+            let (mut sending, mut arriving, mut keeps) = (0u64, 0u64, 0u64);
+            for c in w * 64..n.min(w * 64 + 64) {
+                // Flow variables exist, so every cell has a row holding all of them.
+                let row = &vars[c * stride..c * stride + stride];
+                let bit = c - w * 64;
+                // Unset is the smallest number: "more than none" reads as more than zero.
+                sending |= u64::from(row[out] > 0) << bit;
+                let incoming = &row[inc..inc + np];
+                arriving |= u64::from(incoming.iter().fold(false, |a, &v| a | (v > 0))) << bit;
+                keeps |= u64::from(pieces(row[count]) > pieces(row[out]).max(0)) << bit;
             }
-            if row[inc..inc + np].iter().any(|&v| pieces(v) > 0) {
-                snap.arriving[c / 64] |= bit;
+            snap.sending[w] = sending;
+            snap.arriving[w] = arriving;
+            if kept {
+                snap.kept[w] = keeps;
             }
         }
     }
@@ -445,9 +458,9 @@ impl Machine<'_> {
         event: &str,
     ) -> R<()> {
         let g = self.game;
-        for c in 0..g.board.len() {
+        for c in cells_of(&snap.kept) {
             let owner = snap.start_owner[c];
-            if owner == NO_OWNER || !snap.kept[c] || self.st.owner[c] != owner {
+            if owner == NO_OWNER || self.st.owner[c] != owner {
                 continue;
             }
             let i = self.count_idx(fv, c);
