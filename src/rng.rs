@@ -190,6 +190,20 @@ impl Rng {
         }
     }
 
+    /// Becomes `Rng::stream(kind, seed, stream)`, reusing the boxed generator when there is one (an
+    /// agent restarted for the next game of a simulation).
+    pub fn restream(&mut self, kind: RngKind, seed: u64, stream: u64) {
+        match (&mut self.source, kind) {
+            (Source::ChaCha8(rng, origin), RngKind::ChaCha8) => {
+                **rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(stream);
+                *origin = (seed, stream);
+                self.draws = 0;
+            }
+            _ => *self = Rng::stream(kind, seed, stream),
+        }
+    }
+
     pub fn kind(&self) -> RngKind {
         match self.source {
             Source::ChaCha8(..) => RngKind::ChaCha8,
@@ -343,6 +357,21 @@ mod tests {
             r.next_raw();
             r.reseed(kind, 9);
             assert_eq!(ahead(&r, 4), raw(kind, 9, 4));
+            assert_eq!(r.draws(), 0);
+        }
+    }
+
+    #[test]
+    fn restreaming_is_a_new_stream() {
+        for kind in [RngKind::ChaCha8, RngKind::XorShift32] {
+            let mut r = Rng::stream(kind, 1, 2);
+            r.next_raw();
+            r.restream(kind, 9, 1001);
+            let mut fresh = Rng::stream(kind, 9, 1001);
+            assert_eq!(
+                ahead(&r, 4),
+                (0..4).map(|_| fresh.next_raw()).collect::<Vec<_>>()
+            );
             assert_eq!(r.draws(), 0);
         }
     }

@@ -58,6 +58,13 @@ pub trait Agent {
         Vec::new()
     }
 
+    /// Becomes the agent its recipe builds for a new match seeded with `seed` (`AgentSpec::build(seed,
+    /// player)`), in the memory it has: simulations play game after game with the same agents. False
+    /// when it cannot (the default), and a new one is built instead.
+    fn restart(&mut self, _seed: u64, _player: PlayerIdx) -> bool {
+        false
+    }
+
     /// The match is over: an agent outside the process is told the result and let go. Agents dropped
     /// without it (a match that failed) are let go all the same.
     fn finish(&mut self, _engine: &Engine, _m: &Match, _player: PlayerIdx) {}

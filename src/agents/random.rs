@@ -45,6 +45,12 @@ impl Agent for RandomAgent {
         "random"
     }
 
+    fn restart(&mut self, seed: u64, player: PlayerIdx) -> bool {
+        self.rng
+            .restream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64);
+        true
+    }
+
     fn act_into(
         &mut self,
         engine: &mut Engine,
@@ -114,6 +120,12 @@ impl RandomKindAgent {
 impl Agent for RandomKindAgent {
     fn name(&self) -> &str {
         "random_kind"
+    }
+
+    fn restart(&mut self, seed: u64, player: PlayerIdx) -> bool {
+        self.rng
+            .restream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64);
+        true
     }
 
     fn act_into(

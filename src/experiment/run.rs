@@ -11,9 +11,8 @@ use super::prepare::Plan;
 use super::store::Part;
 use super::totals::Totals;
 use crate::agents::AgentSpec;
-use crate::engine::Engine;
 use crate::rng::game_seed;
-use crate::simulate::pool::{one_game, worker_pool};
+use crate::simulate::pool::{one_game, worker_pool, Worker};
 
 /// Games `games` of cell `cell`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +32,7 @@ pub fn play_chunk(plan: &Plan, chunk: &Chunk, tick: Option<&(dyn Fn() + Sync)>) 
         .clone()
         .into_par_iter()
         .map_init(
-            || Engine::new(cell.game.clone()),
+            || Worker::new(cell.game.clone()),
             |engine, i| {
                 let o = one_game(engine, &seats, game_seed(seed, i), false);
                 if let Some(tick) = tick {

@@ -27,13 +27,44 @@ pub struct SimConfig<'a> {
     pub progress: Option<&'a (dyn Fn() + Sync)>,
 }
 
+/// What a worker thread keeps from one game to the next: its engine, and the agents of the last game
+/// (with the spec each was built from), restarted in place for the next game when they can be.
+pub struct Worker {
+    engine: Result<Engine, RunError>,
+    agents: Vec<Box<dyn Agent>>,
+    /// The spec each agent was built from.
+    built_from: Vec<*const AgentSpec>,
+}
+
+impl Worker {
+    pub fn new(game: Arc<Game>) -> Worker {
+        Worker {
+            engine: Engine::new(game),
+            agents: Vec::new(),
+            built_from: Vec::new(),
+        }
+    }
+
+    /// The agents for a game seeded with `seed` between `specs` (in seat order): each seat's agent of
+    /// the last game restarted when it was built from the same spec and can restart, else a new one.
+    fn seat(&mut self, specs: &[&AgentSpec], seed: u64) {
+        self.agents.truncate(specs.len());
+        self.built_from.truncate(specs.len());
+        for (p, spec) in specs.iter().enumerate() {
+            let key: *const AgentSpec = *spec;
+            if p == self.agents.len() {
+                self.agents.push(spec.build(seed, p as u8));
+                self.built_from.push(key);
+            } else if self.built_from[p] != key || !self.agents[p].restart(seed, p as u8) {
+                self.agents[p] = spec.build(seed, p as u8);
+                self.built_from[p] = key;
+            }
+        }
+    }
+}
+
 /// Plays one game seeded with `seed` between `specs` (in seat order).
-pub fn one_game(
-    engine: &mut Result<Engine, RunError>,
-    specs: &[&AgentSpec],
-    seed: u64,
-    check: bool,
-) -> GameOutcome {
+pub fn one_game(worker: &mut Worker, specs: &[&AgentSpec], seed: u64, check: bool) -> GameOutcome {
     let fail = |e: String| GameOutcome {
         winner: None,
         turns: 0,
@@ -42,20 +73,17 @@ pub fn one_game(
         error: Some(e),
         failures: Vec::new(),
     };
+    worker.seat(specs, seed);
+    let Worker { engine, agents, .. } = worker;
     let engine = match engine {
         Ok(e) => e,
         Err(e) => return fail(e.to_string()),
     };
-    let mut seats: Vec<Box<dyn Agent>> = specs
-        .iter()
-        .enumerate()
-        .map(|(p, s)| s.build(seed, p as u8))
-        .collect();
     let opts = PlayOptions {
         record: false,
         check,
     };
-    match play_match(engine, &mut seats, seed, opts) {
+    match play_match(engine, agents, seed, opts) {
         Ok(played) => {
             let outcome = GameOutcome {
                 winner: played.m.state.result.as_ref().map(|r| r.winner),
@@ -69,7 +97,11 @@ pub fn one_game(
             engine.recycle(played.m);
             outcome
         }
-        Err(e) => fail(format!("seed {seed}: {e}")),
+        Err(e) => {
+            // An agent that failed may be mid-decision: the next game builds new ones.
+            agents.clear();
+            fail(format!("seed {seed}: {e}"))
+        }
     }
 }
 
@@ -127,7 +159,7 @@ pub fn simulate_specs(
             (next..end)
                 .into_par_iter()
                 .map_init(
-                    || Engine::new(game.clone()),
+                    || Worker::new(game.clone()),
                     |engine, i| {
                         let o = one_game(engine, &seats, game_seed(cfg.seed, i), cfg.check);
                         if let Some(tick) = cfg.progress {

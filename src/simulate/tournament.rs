@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::pool::{one_game, worker_pool};
+use super::pool::{one_game, worker_pool, Worker};
 use super::ratings::{bradley_terry, Rating};
 use super::summary::MAX_MESSAGES;
 use crate::agents::AgentSpec;
-use crate::engine::Engine;
 use crate::rng::game_seed;
 use crate::ruleset::Game;
 
@@ -122,7 +121,7 @@ pub fn tournament_specs(
         (0..total)
             .into_par_iter()
             .map_init(
-                || Engine::new(game.clone()),
+                || Worker::new(game.clone()),
                 |engine, j| {
                     let (k, g, swap) = (j / per_pair, (j % per_pair) / 2, j % 2 == 1);
                     let (a, b) = pairs[k as usize];
