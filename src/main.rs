@@ -14,9 +14,9 @@ fn main() {
 /// a ruleset (YAML, the JSON Schema validators, Rhai's engine) allocates a few megabytes in hundreds of
 /// such steps, on the main thread and on the helper thread that compiles the validators. Asking for 16 MiB
 /// of headroom at each growth makes them a handful: a command starts 0.2-1 ms sooner (`simulate --games
-/// 1`, three alternated `perf stat -r 30`: asg 6.5-6.9 -> 6.3-6.7 ms, war_of_attrition 7.8-8.3 -> 7.0-7.7
-/// ms, strategic_influence 5.6-5.9 -> 5.4-5.6 ms). Headroom never written costs address space, not memory;
-/// memory freed at the top of a heap is kept up to that much for the next growth.
+/// 1` of the shipped rulesets, alternated `perf stat -r 30` runs; the figures are in the commit that made
+/// this). Headroom never written costs address space, not memory; memory freed at the top of a heap is
+/// kept up to that much for the next growth.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn tune_allocator() {
     // SAFETY: mallopt(3) only sets a parameter of the allocator; no thread has started yet.
