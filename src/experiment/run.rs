@@ -33,8 +33,8 @@ pub fn play_chunk(plan: &Plan, chunk: &Chunk, tick: Option<&(dyn Fn() + Sync)>) 
         .into_par_iter()
         .map_init(
             || Worker::new(cell.game.clone()),
-            |engine, i| {
-                let o = one_game(engine, &seats, game_seed(seed, i), false);
+            |worker, i| {
+                let o = one_game(worker, &seats, game_seed(seed, i), false);
                 if let Some(tick) = tick {
                     tick();
                 }

@@ -160,8 +160,8 @@ pub fn simulate_specs(
                 .into_par_iter()
                 .map_init(
                     || Worker::new(game.clone()),
-                    |engine, i| {
-                        let o = one_game(engine, &seats, game_seed(cfg.seed, i), cfg.check);
+                    |worker, i| {
+                        let o = one_game(worker, &seats, game_seed(cfg.seed, i), cfg.check);
                         if let Some(tick) = cfg.progress {
                             tick();
                         }

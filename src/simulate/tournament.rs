@@ -122,7 +122,7 @@ pub fn tournament_specs(
             .into_par_iter()
             .map_init(
                 || Worker::new(game.clone()),
-                |engine, j| {
+                |worker, j| {
                     let (k, g, swap) = (j / per_pair, (j % per_pair) / 2, j % 2 == 1);
                     let (a, b) = pairs[k as usize];
                     let seats = if swap {
@@ -131,7 +131,7 @@ pub fn tournament_specs(
                         [&specs[a], &specs[b]]
                     };
                     let seed = pair_game_seed(cfg.seed, k, g);
-                    let o = one_game(engine, &seats, seed, false);
+                    let o = one_game(worker, &seats, seed, false);
                     if let Some(tick) = cfg.progress {
                         tick();
                     }
