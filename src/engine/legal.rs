@@ -12,6 +12,7 @@ use crate::ir::ops::compare;
 use crate::ir::BinOp;
 use crate::model::action::ArgList;
 use crate::model::state::NO_OWNER;
+use crate::model::value::ABSENT;
 use crate::model::{Action, Ty, Value};
 
 pub use super::sinks::Block;
@@ -354,10 +355,15 @@ impl Machine<'_> {
                     },
                     None => None,
                 };
+                let slots = g.unit_slots;
                 for u in 0..self.st.units.len() {
                     let unit = &self.st.units[u];
                     if unit.alive
                         && owner.is_none_or(|o| unit.owner == o)
+                        && p.unit_flags.iter().all(|&(offset, want)| {
+                            let raw = self.st.unit_vars[u * slots + offset];
+                            (raw != ABSENT && raw != 0) == want
+                        })
                         && !self.visit(
                             act,
                             p,

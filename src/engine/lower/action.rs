@@ -59,6 +59,11 @@ pub struct CParam {
     /// in `ranges` of the first range when it is typed, tested on each candidate before its visit starts (typed reads
     /// cannot fail), so cells outside it cost a comparison, not a visit (`amount` up to `from.pieces`).
     pub quick_range: Option<usize>,
+    /// Enumeration of a unit parameter without a source or bounds whose first tests are flags of the
+    /// candidate itself (`not unitId.moved`): each flag's slot and whether it must be set, tested inline on
+    /// each unit before its visit starts (flag reads cannot fail), so a unit that has already acted costs a
+    /// few loads, not a visit.
+    pub unit_flags: Vec<(usize, bool)>,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
@@ -187,6 +192,7 @@ impl Lowerer<'_> {
         }
         // Per parameter: its tests, split into bit operations and the rest where the source lists as bits.
         let mut tests: Vec<Vec<Cond>> = Vec::with_capacity(n);
+        let mut own_flags: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
         let mut bits: Vec<(bool, Vec<BitTest>, Vec<Cond>)> = Vec::with_capacity(n);
         // Sources are lowered (and planned) first: a cell set whose filter the planned scans took over
         // lists as bits too.
@@ -219,6 +225,19 @@ impl Lowerer<'_> {
                         {
                             flags.push((slot, want));
                             k += 1;
+                        }
+                        let p = &a.params[j];
+                        if p.ty == Ty::Unit
+                            && u == p.slot as usize
+                            && rest.is_empty()
+                            && own_flags[j].is_empty()
+                            && p.source.is_none()
+                            && p.min.is_none()
+                            && p.max.is_none()
+                        {
+                            // The candidate's own flags, first of its tests: tested in the walk's loop.
+                            own_flags[j] = flags;
+                            continue;
                         }
                         if flags.len() > 1 {
                             rest.push(unit_flags_cond(u, flags));
@@ -297,6 +316,7 @@ impl Lowerer<'_> {
                 countable,
                 product_block: false,
                 quick_range: None,
+                unit_flags: std::mem::take(&mut own_flags[j]),
             });
         }
         for p in params.iter_mut() {
