@@ -576,6 +576,19 @@ impl Lowerer<'_> {
                 })
             }
             Builtin::Random => {
+                // Whole-number bounds (`random(-bound, bound)`) without tagged values between the nodes.
+                if let (Some(a), Some(b)) = (self.int_node(&args[0]), self.int_node(&args[1])) {
+                    return ev!(|m| {
+                        let lo = a.get(m)?.unwrap_or(0);
+                        let hi = b.get(m)?.unwrap_or(0);
+                        if lo > hi {
+                            return Err(RunError::new(format!(
+                                "random({lo}, {hi}): the lower bound is above the upper bound"
+                            )));
+                        }
+                        Ok(Value::Int(m.rng.int_in(lo, hi)))
+                    });
+                }
                 let (a, b) = (self.arg(&args[0]), self.arg(&args[1]));
                 ev!(|m| {
                     let lo = a.int_or(m, 0)?;

@@ -393,6 +393,13 @@ pub enum Slot {
         local: usize,
         offset: usize,
     },
+    /// A per-player variable of the cell that a player's cell variable holds (`me.hq.forces[me]`).
+    HeldCellOf {
+        holder: Who,
+        held: usize,
+        offset: usize,
+        who: Who,
+    },
 }
 
 impl Slot {
@@ -421,6 +428,23 @@ impl Slot {
                 Value::Unit(u) => m.st.unit_vars.get_mut(u as usize * g.unit_slots + offset),
                 _ => None,
             },
+            Slot::HeldCellOf {
+                holder,
+                held,
+                offset,
+                who,
+            } => {
+                let h = holder.player(m)?;
+                let raw = *m.st.player_vars.get(h as usize * g.player_slots + held)?;
+                let p = who.player(m)?;
+                if raw == ABSENT {
+                    return None;
+                }
+                // Decoded as the generic path decodes a cell variable.
+                let c = raw as crate::board::CellId;
+                m.st.cell_vars
+                    .get_mut(c as usize * g.cell_slots + offset + p as usize)
+            }
         }
     }
 }
@@ -519,10 +543,18 @@ impl Lowerer<'_> {
                 *t,
             ),
             Place::CellVarOf(c, s, p, t) => (
-                Slot::CellOf {
-                    local: local(c)?,
-                    offset: *s as usize,
-                    who: Who::of(p)?,
+                match c {
+                    Expr::PlayerVar(h, held, Ty::Cell) => Slot::HeldCellOf {
+                        holder: Who::of(h)?,
+                        held: *held as usize,
+                        offset: *s as usize,
+                        who: Who::of(p)?,
+                    },
+                    _ => Slot::CellOf {
+                        local: local(c)?,
+                        offset: *s as usize,
+                        who: Who::of(p)?,
+                    },
                 },
                 *t,
             ),
