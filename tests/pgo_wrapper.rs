@@ -110,3 +110,47 @@ fn the_checked_in_profile_names_its_compiler() {
     let profile = std::fs::metadata(support::root().join("pgo/arbiter.profdata")).unwrap();
     assert!(profile.len() > 0);
 }
+
+/// The features of every library the release binary uses, as `cargo tree` prints them (`name version
+/// features`), for dependency kinds `edges`.
+fn features(edges: &str) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(support::root())
+        .args(["tree", "--locked", "--prefix", "none"])
+        .args(["-e", edges, "-f", "{p} {f}"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_end_matches(" (*)").trim_end().to_string())
+        .collect()
+}
+
+/// `cargo bench` and `cargo test --release` build this crate's library with its dev-dependencies, whose
+/// features are unified with the release binary's dependencies. Were a shared dependency given a feature
+/// there that the binary's build does not give it, the library would be another build (other symbol
+/// hashes) that the profile does not fit: benchmarks would run ~16% slower than the binary they stand for.
+/// So every crate of the binary's tree has the same features in both.
+#[test]
+fn benchmarks_build_the_library_the_profile_was_made_for() {
+    let normal = features("normal");
+    let with_dev = features("normal,dev");
+    let name_of = |l: &String| l.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    let shipped: std::collections::BTreeSet<String> = normal.iter().map(name_of).collect();
+    let differing: Vec<&String> = with_dev
+        .iter()
+        .filter(|l| shipped.contains(&name_of(l)) && !normal.contains(*l))
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "dev-dependencies add features to crates the binary uses: {differing:?}; give the binary's \
+         dependencies the same features in Cargo.toml (see the comment on clap there)"
+    );
+}
