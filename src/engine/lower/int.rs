@@ -12,7 +12,7 @@ use super::expr::{Cond, Ev};
 use super::typed::{compare_opt, IntArg, RowOf};
 use super::Lowerer;
 use crate::engine::machine::{Machine, RunError};
-use crate::ir::ops::int_arith;
+use crate::ir::ops::{int_arith, out_of_range, trunc_int};
 use crate::ir::{BinOp, Builtin, Expr, SetExpr, SetSource};
 use crate::model::{Ty, Value};
 
@@ -23,6 +23,9 @@ pub type TypedFn<T> = Box<dyn Fn(&mut Machine<'_>) -> R<T> + Send + Sync>;
 
 /// A compiled whole-number expression (`None` is none).
 pub type IntFn = TypedFn<Option<i64>>;
+
+/// A compiled float expression (`None` is none).
+type FloatFn = TypedFn<Option<f64>>;
 
 /// A compiled whole-number expression that cannot fail: its number comes back in registers, where a
 /// `Result` of one comes back through memory.
@@ -193,6 +196,21 @@ impl Lowerer<'_> {
                     Ok(m.game.board.distance(x, y).map(i64::from))
                 })))
             }
+            // `to_int` of a float computed from whole numbers and constants (a script's
+            // `(weakest.to_float() * 0.35).floor().to_int()`), with the generic call's error beyond the range.
+            Expr::Call(Builtin::TruncInt, args) if args.len() == 1 => {
+                let x = self.float_node(&args[0])?;
+                Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
+                    let Some(f) = x(m)? else {
+                        return Ok(None);
+                    };
+                    match trunc_int(f) {
+                        Some(i) => Ok(Some(i)),
+                        None => Err(out_of_range(Builtin::TruncInt, &[Value::Float(f)])
+                            .unwrap_or_else(|| RunError::new("to_int out of range"))),
+                    }
+                })))
+            }
             Expr::Neg(x) => {
                 let x = self.int_node(x)?;
                 Some(IntNode::Fn(Box::new(move |m: &mut Machine<'_>| {
@@ -203,6 +221,44 @@ impl Lowerer<'_> {
                         })
                         .transpose()
                 })))
+            }
+            _ => None,
+        }
+    }
+
+    /// `e` as a float made of whole numbers turned into floats (`to_float`), float constants, the four
+    /// operations and `floor` (none is `None`), as the generic path computes it: none when an operand is
+    /// none, IEEE results otherwise (a float operation raises no error).
+    fn float_node(&mut self, e: &Expr) -> Option<FloatFn> {
+        match e {
+            Expr::Const(Value::Float(k)) => {
+                let k = *k;
+                Some(Box::new(move |_: &mut Machine<'_>| Ok(Some(k))))
+            }
+            Expr::Call(Builtin::Float, args) if args.len() == 1 => {
+                let x = self.int_node(&args[0])?;
+                Some(Box::new(move |m: &mut Machine<'_>| {
+                    Ok(x.get(m)?.map(|i| i as f64))
+                }))
+            }
+            Expr::Call(Builtin::FloorFloat, args) if args.len() == 1 => {
+                let x = self.float_node(&args[0])?;
+                Some(Box::new(move |m: &mut Machine<'_>| {
+                    Ok(x(m)?.map(f64::floor))
+                }))
+            }
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
+                let (op, a, b) = (*op, self.float_node(a)?, self.float_node(b)?);
+                Some(Box::new(move |m: &mut Machine<'_>| {
+                    // Both evaluated, in order, as the generic operator does.
+                    let (x, y) = (a(m)?, b(m)?);
+                    Ok(x.zip(y).map(|(x, y)| match op {
+                        BinOp::Add => x + y,
+                        BinOp::Sub => x - y,
+                        BinOp::Mul => x * y,
+                        _ => x / y,
+                    }))
+                }))
             }
             _ => None,
         }
