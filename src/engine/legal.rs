@@ -237,12 +237,7 @@ impl Machine<'_> {
         sink: &mut S,
     ) -> R<bool> {
         let Some(p) = act.params.get(i) else {
-            for c in &act.leaf {
-                if !c(self)? {
-                    return Ok(true);
-                }
-            }
-            return sink.action(act.kind, args);
+            return self.leaf(act, args, sink);
         };
         if p.countable {
             let (lo, hi) = self.bounds(i, p)?;
@@ -431,6 +426,18 @@ impl Machine<'_> {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// An action with every parameter bound: its leaf tests, then the sink; false when the sink asked to
+    /// stop.
+    #[inline(always)]
+    fn leaf<S: Sink>(&mut self, act: &CAction, args: &mut ArgList, sink: &mut S) -> R<bool> {
+        for c in &act.leaf {
+            if !c(self)? {
+                return Ok(true);
+            }
+        }
+        sink.action(act.kind, args)
     }
 
     /// Whether cell `c` passes the first hoisted range of a parameter that tests nothing else first (see
@@ -680,6 +687,8 @@ impl Machine<'_> {
         // byte by byte misses store forwarding (see `Candidate`). An error ends the whole walk, whose
         // argument list is its own, so nothing is popped then.
         let go = match act.params.get(i + 1) {
+            // The last parameter bound: the action is whole, tested here rather than in another walk.
+            None => self.leaf(act, args, sink)?,
             Some(next) if next.product_block => {
                 match self.walk_product(act, next, i + 1, args, sink)? {
                     Some(r) => r?,
