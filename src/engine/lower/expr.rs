@@ -33,6 +33,9 @@ pub enum Arg {
         local: u16,
         table: u16,
         col: u16,
+        /// The column as numbers, by row ([`Value::as_int`] of each): a number operand (a radius, a
+        /// movement) is one load from the unit's kind instead of a walk through the game's tables.
+        ints: Box<[Option<i64>]>,
     },
     Dyn(Ev),
 }
@@ -52,7 +55,9 @@ impl Arg {
                 },
                 _ => Value::None,
             }),
-            Arg::UnitKindColumn { local, table, col } => Ok(RowOf::UnitKind {
+            Arg::UnitKindColumn {
+                local, table, col, ..
+            } => Ok(RowOf::UnitKind {
                 local: *local as usize,
                 table: *table,
             }
@@ -83,13 +88,19 @@ impl Arg {
     #[inline(always)]
     pub fn int_or(&self, m: &mut Machine<'_>, default: i64) -> R<i64> {
         match self {
-            // The number straight from the table (see `RowOf::column_as_int`).
-            Arg::UnitKindColumn { local, table, col } => Ok(RowOf::UnitKind {
-                local: *local as usize,
-                table: *table,
+            // The number straight from the column (as `RowOf::column_as_int` reads it from the table).
+            Arg::UnitKindColumn { local, ints, .. } => {
+                let kind = match m.rt.locals[*local as usize] {
+                    Value::Unit(u) => match m.st.units.get(u as usize) {
+                        Some(x) if x.alive => Some(x.kind),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                Ok(kind
+                    .and_then(|k| ints.get(k as usize).copied().flatten())
+                    .unwrap_or(default))
             }
-            .column_as_int(m, *col)
-            .unwrap_or(default)),
             _ => Ok(self.get(m)?.as_int().unwrap_or(default)),
         }
     }
@@ -136,10 +147,14 @@ impl Lowerer<'_> {
                 }
                 Expr::RowCol(r, _, col) => {
                     if let Some(RowOf::UnitKind { local, table }) = RowOf::of(r, self.game) {
+                        let t = &self.game.tables[table as usize];
                         return Arg::UnitKindColumn {
                             local: local as u16,
                             table,
                             col: *col,
+                            ints: (0..t.keys.len())
+                                .map(|row| t.value(row as u16, *col).as_int())
+                                .collect(),
                         };
                     }
                 }

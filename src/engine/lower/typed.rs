@@ -670,17 +670,6 @@ impl RowOf {
         })
     }
 
-    /// Column `col` of the row as a number ([`Value::as_int`], as an operand's `int_or` reads it), read
-    /// straight from the table: the value `column` returns comes back through memory and is read back
-    /// whole, which stalls on store forwarding where the number alone comes back in registers (a cell
-    /// set's radius, `u.type.range`). Whole-number trees keep [`RowOf::int_column`]: inlining this into
-    /// them slowed them down.
-    #[inline(always)]
-    pub fn column_as_int(self, m: &Machine<'_>, col: u16) -> Option<i64> {
-        let (t, r) = self.get(m)?;
-        m.game.tables[t as usize].value(r, col).as_int()
-    }
-
     /// Column `col` of the row when it holds a whole number.
     #[inline(always)]
     pub fn int_column(self, m: &Machine<'_>, col: u16) -> Option<i64> {
