@@ -60,7 +60,7 @@ pub struct CParam {
     /// cannot fail), so cells outside it cost a comparison, not a visit (`amount` up to `from.pieces`).
     pub quick_range: Option<usize>,
     /// Enumeration of a unit parameter without a source or bounds whose first tests are flags of the
-    /// candidate itself (`not unitId.moved`): each flag's slot and whether it must be set, tested inline on
+    /// candidate itself (`not u.done`): each flag's slot and whether it must be set, tested inline on
     /// each unit before its visit starts (flag reads cannot fail), so a unit that has already acted costs a
     /// few loads, not a visit.
     pub unit_flags: Vec<(usize, bool)>,

@@ -393,7 +393,7 @@ pub enum Slot {
         local: usize,
         offset: usize,
     },
-    /// A per-player variable of the cell that a player's cell variable holds (`me.hq.forces[me]`).
+    /// A per-player variable of the cell that a player's cell variable holds (`me.base.stock[me]`).
     HeldCellOf {
         holder: Who,
         held: usize,
