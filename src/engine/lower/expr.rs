@@ -34,7 +34,7 @@ pub enum Arg {
         table: u16,
         col: u16,
         /// The column as numbers, by row ([`Value::as_int`] of each): a number operand (a radius, a
-        /// movement) is one load from the unit's kind instead of a walk through the game's tables.
+        /// reach) is one load from the unit's kind instead of a walk through the game's tables.
         ints: Box<[Option<i64>]>,
     },
     Dyn(Ev),
@@ -596,24 +596,14 @@ impl Lowerer<'_> {
                     return ev!(|m| {
                         let lo = a.get(m)?.unwrap_or(0);
                         let hi = b.get(m)?.unwrap_or(0);
-                        if lo > hi {
-                            return Err(RunError::new(format!(
-                                "random({lo}, {hi}): the lower bound is above the upper bound"
-                            )));
-                        }
-                        Ok(Value::Int(m.rng.int_in(lo, hi)))
+                        draw(m, lo, hi)
                     });
                 }
                 let (a, b) = (self.arg(&args[0]), self.arg(&args[1]));
                 ev!(|m| {
                     let lo = a.int_or(m, 0)?;
                     let hi = b.int_or(m, 0)?;
-                    if lo > hi {
-                        return Err(RunError::new(format!(
-                            "random({lo}, {hi}): the lower bound is above the upper bound"
-                        )));
-                    }
-                    Ok(Value::Int(m.rng.int_in(lo, hi)))
+                    draw(m, lo, hi)
                 })
             }
             Builtin::Coin => ev!(|m| Ok(Value::Bool(m.rng.coin()))),
@@ -710,4 +700,16 @@ impl Lowerer<'_> {
 /// Whether a cell test is exactly `it.empty` for the element in `slot` (then it runs natively).
 pub fn is_empty_test(pred: &Expr, slot: u16) -> bool {
     matches!(pred, Expr::CellEmpty(c) if matches!(**c, Expr::Local(s) if s == slot))
+}
+
+/// `random(lo, hi)` once its bounds are known: a draw from the match's generator, or the error of bounds
+/// the wrong way round.
+#[inline(always)]
+fn draw(m: &mut Machine<'_>, lo: i64, hi: i64) -> R<Value> {
+    if lo > hi {
+        return Err(RunError::new(format!(
+            "random({lo}, {hi}): the lower bound is above the upper bound"
+        )));
+    }
+    Ok(Value::Int(m.rng.int_in(lo, hi)))
 }
