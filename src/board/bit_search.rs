@@ -25,12 +25,13 @@ impl Board {
             return false;
         }
         debug_assert_eq!(out.len(), words);
-        out.fill(0);
         if !self.contains(from) || max == 0 {
+            zero_words(out);
             return true;
         }
         let masks = self.neighbour_masks();
-        // Boards of up to 256 cells: the same steps on fixed-size words the compiler keeps in registers.
+        // Boards of up to 256 cells: the same steps on fixed-size words the compiler keeps in registers
+        // (each writes every word of `out`).
         match words {
             1 => return reachable_fixed::<1>(masks, from, max, passable, out),
             2 => return reachable_fixed::<2>(masks, from, max, passable, out),
@@ -38,6 +39,7 @@ impl Board {
             4 => return reachable_fixed::<4>(masks, from, max, passable, out),
             _ => {}
         }
+        out.fill(0);
         let frontier = &mut scratch.bits;
         frontier.clear();
         frontier.resize(words * 2, 0);
@@ -78,11 +80,11 @@ impl Board {
     pub fn within_bits(&self, from: CellId, radius: u32, out: &mut [u64]) {
         debug_assert_eq!(out.len(), self.len().div_ceil(64));
         if !self.contains(from) || radius == 0 {
-            out.fill(0);
+            zero_words(out);
             return;
         }
         if let Some(mask) = self.within_mask(from, radius) {
-            out.copy_from_slice(mask);
+            copy_words(out, mask);
             return;
         }
         out.fill(0);
@@ -116,7 +118,10 @@ fn reachable_fixed<const W: usize>(
 ) -> bool {
     let passable: [u64; W] = match passable.try_into() {
         Ok(p) => p,
-        Err(_) => return false,
+        Err(_) => {
+            out.fill(0);
+            return false;
+        }
     };
     // The start's bit is put in each word by value: a one-word store into an array read back whole
     // right after stalls the read (store forwarding fails on a wider load), a few percent of a hex board's
@@ -153,4 +158,29 @@ fn reachable_fixed<const W: usize>(
         *o = seen[k] & !start(k);
     }
     true
+}
+
+/// `out.fill(0)` for the few words of a small board without a call: a library `memset` for three words
+/// costs more than the stores (hex arena listings clear a set per unit and parameter).
+#[inline(always)]
+fn zero_words(out: &mut [u64]) {
+    match out {
+        [a] => *a = 0,
+        [a, b] => (*a, *b) = (0, 0),
+        [a, b, c] => (*a, *b, *c) = (0, 0, 0),
+        [a, b, c, d] => (*a, *b, *c, *d) = (0, 0, 0, 0),
+        _ => out.fill(0),
+    }
+}
+
+/// `out.copy_from_slice(src)` for the few words of a small board without a call (see [`zero_words`]).
+#[inline(always)]
+fn copy_words(out: &mut [u64], src: &[u64]) {
+    match (out, src) {
+        ([a], [x]) => *a = *x,
+        ([a, b], [x, y]) => (*a, *b) = (*x, *y),
+        ([a, b, c], [x, y, z]) => (*a, *b, *c) = (*x, *y, *z),
+        ([a, b, c, d], [x, y, z, w]) => (*a, *b, *c, *d) = (*x, *y, *z, *w),
+        (out, src) => out.copy_from_slice(src),
+    }
 }

@@ -164,13 +164,11 @@ impl Machine<'_> {
             fv.incoming as usize,
             g.players.len(),
         );
-        let vars = &self.st.cell_vars;
-        for w in 0..words {
+        // Flow variables exist, so every cell has a row holding all of them: 64 rows per word of bits.
+        let vars = &self.st.cell_vars[..n * stride];
+        for (w, rows) in vars.chunks(64 * stride).enumerate() {
             let (mut sending, mut arriving, mut keeps) = (0u64, 0u64, 0u64);
-            for c in w * 64..n.min(w * 64 + 64) {
-                // Flow variables exist, so every cell has a row holding all of them.
-                let row = &vars[c * stride..c * stride + stride];
-                let bit = c - w * 64;
+            for (bit, row) in rows.chunks_exact(stride).enumerate() {
                 // Unset is the smallest number: "more than none" reads as more than zero.
                 sending |= u64::from(row[out] > 0) << bit;
                 let incoming = &row[inc..inc + np];
@@ -332,12 +330,9 @@ impl Machine<'_> {
                 log.push(json!({"side": "attacker", "hit": ha}));
                 log.push(json!({"side": "defender", "hit": hb}));
             }
-            if ha {
-                nb -= 1;
-            }
-            if hb {
-                na -= 1;
-            }
+            // Without branches: which side hits is a coin toss, which a branch would mispredict.
+            nb -= i64::from(ha);
+            na -= i64::from(hb);
         }
         let winner = if na > 0 {
             Some(a.0)
@@ -418,13 +413,9 @@ impl Machine<'_> {
                     if self.logging() {
                         log.push(json!({"side": if defender_turn { "defender" } else { "attacker" }, "hit": h}));
                     }
-                    if h {
-                        if defender_turn {
-                            na -= 1;
-                        } else {
-                            nd -= 1;
-                        }
-                    }
+                    // Without branches, as in `contest`.
+                    na -= i64::from(h & defender_turn);
+                    nd -= i64::from(h & !defender_turn);
                     defender_turn = !defender_turn;
                 }
                 let (winner, survivors) = if na > 0 { (p as u8, na) } else { (owner, nd) };
