@@ -4,7 +4,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use super::lower::typed::{Slot, StoreArg};
-use super::lower::{CPlace, CSet, CStmt, Ev};
+use super::lower::{CPlace, CSet, CStmt, CellTest, Ev};
 use super::machine::{Machine, RunError};
 use crate::ir::ops::arith;
 use crate::ir::{AssignOp, BinOp};
@@ -171,6 +171,9 @@ impl Machine<'_> {
                 }
             }
             CStmt::For(set, body) => self.for_each(set, body, sig)?,
+            CStmt::EachCellWhere { set, test, then } => {
+                self.each_cell_where(set, *test, then, sig)?
+            }
             CStmt::EachUnitConsts { set, values } => {
                 let width = self.game.unit_slots;
                 set.each_plain_unit(self, |m, u| {
@@ -281,6 +284,72 @@ impl Machine<'_> {
         }
         self.rt.give_values(items);
         outcome
+    }
+
+    /// [`CStmt::EachCellWhere`]: the set's cells as bits, those that pass the test found at once (no
+    /// cell's outcome can change while the branch runs for another), the branch run for each in order.
+    fn each_cell_where(
+        &mut self,
+        set: &CSet,
+        test: CellTest,
+        then: &[CStmt],
+        sig: &mut Signals,
+    ) -> R<()> {
+        // One word per 64 cells: on the stack for boards of up to 256 cells, in the pooled vector beyond
+        // (taken for the loop: a branch that lists cells finds it empty and uses its own).
+        let words = self.st.words();
+        let mut small = [0u64; 4];
+        let mut pooled = Vec::new();
+        let bits: &mut [u64] = if words <= small.len() {
+            &mut small[..words]
+        } else {
+            pooled = std::mem::take(&mut self.rt.cell_bits);
+            pooled.clear();
+            pooled.resize(words, 0);
+            &mut pooled
+        };
+        let r = self.each_cell_where_in(set, test, then, sig, bits);
+        if words > small.len() {
+            self.rt.cell_bits = pooled;
+        }
+        r
+    }
+
+    fn each_cell_where_in(
+        &mut self,
+        set: &CSet,
+        test: CellTest,
+        then: &[CStmt],
+        sig: &mut Signals,
+        bits: &mut [u64],
+    ) -> R<()> {
+        if !set.bits(self, bits)? {
+            // Lowering builds this loop only over sets that list as bits.
+            return Err(RunError::new("a loop over cells could not list its cells"));
+        }
+        let mut last = None;
+        for (w, word) in bits.iter_mut().enumerate() {
+            if *word != 0 {
+                last = Some(w as u32 * 64 + 63 - word.leading_zeros());
+            }
+            *word &= test.word(self.st, w);
+        }
+        for (w, &word) in bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                if self.st.result.is_some() {
+                    return Ok(());
+                }
+                let c = w as u32 * 64 + b.trailing_zeros();
+                b &= b - 1;
+                self.rt.locals[set.slot] = Value::Cell(c);
+                self.run(then, sig)?;
+            }
+        }
+        if let Some(c) = last {
+            self.rt.locals[set.slot] = Value::Cell(c);
+        }
+        Ok(())
     }
 
     /// `create_unit`: a unit of the given type for `owner` at a cell, its listed variables set.

@@ -7,6 +7,7 @@
 //! without any optimisation (no specialised closures, no hoisting, no planned scans): the same games played
 //! with both programs must give the same events, which `tests/optimised_paths.rs` checks.
 mod action;
+mod cell_test;
 mod column_term;
 mod columns;
 mod expr;
@@ -23,6 +24,7 @@ pub mod typed;
 use std::sync::Arc;
 
 pub use action::{BitTest, Bounds, CAction, CParam};
+pub use cell_test::CellTest;
 pub use expr::{Arg, Cond, Ev};
 pub use set::{CSet, CSource};
 pub use stmt::{CPlace, CStmt};

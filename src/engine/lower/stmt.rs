@@ -1,4 +1,5 @@
 //! Effect statements lowered: the same statements as the IR with compiled operands (run by `engine::exec`).
+use super::cell_test::{keeps_other_cells, CellTest};
 use super::expr::{Arg, Cond, Ev};
 use super::int::IntNode;
 use super::set::CSet;
@@ -65,6 +66,15 @@ pub enum CStmt {
     },
     If(Cond, Vec<CStmt>, Vec<CStmt>),
     For(CSet, Vec<CStmt>),
+    /// A loop over a plain cell set whose body is one branch on a [`CellTest`] of the element, with
+    /// statements that cannot change the test for another cell (`cell_test.rs`): the branch runs for the
+    /// cells that pass, found as bits when the loop starts. The set's local is left holding the set's last
+    /// cell, as the loop would leave it.
+    EachCellWhere {
+        set: CSet,
+        test: CellTest,
+        then: Vec<CStmt>,
+    },
     Eval(Ev),
     Win(Ev, String),
     Draw(String),
@@ -179,7 +189,15 @@ impl Lowerer<'_> {
             },
             Stmt::If(c, a, b) => CStmt::If(self.cond(c), self.stmts(a), self.stmts(b)),
             Stmt::For(set, body) => {
-                let (set, mut body) = (self.set(set), self.stmts(body));
+                let set = self.set(set);
+                if let Some((test, then)) = self.cell_test_loop(&set, body) {
+                    return CStmt::EachCellWhere {
+                        set,
+                        test,
+                        then: self.stmts(then),
+                    };
+                }
+                let mut body = self.stmts(body);
                 match body.as_mut_slice() {
                     // Constants stored into each unit of a plain unit set (`for u in units where owner == me:
                     // set u.ready: false`): the stores change nothing the set is picked by, so the units
@@ -218,6 +236,23 @@ impl Lowerer<'_> {
             },
             Stmt::DestroyUnit(e) => CStmt::DestroyUnit(self.ev(e)),
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// The test and the branch of a loop that can run as [`CStmt::EachCellWhere`]: cells listed by
+    /// planned scans alone (see [`CSet::plain_cells`]), a body that is one branch without `else` on a
+    /// [`CellTest`] of the element, and statements that keep every other cell's outcome.
+    fn cell_test_loop<'s>(&self, set: &CSet, body: &'s [Stmt]) -> Option<(CellTest, &'s [Stmt])> {
+        if !self.opts.specialise || !set.plain_cells() {
+            return None;
+        }
+        let [Stmt::If(c, then, els)] = body else {
+            return None;
+        };
+        let slot = u16::try_from(set.slot).ok()?;
+        let test = CellTest::of(c, slot)?;
+        (els.is_empty() && keeps_other_cells(then, slot)).then_some((test, then.as_slice()))
     }
 }
 
