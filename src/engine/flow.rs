@@ -45,8 +45,12 @@ impl Machine<'_> {
         let (g, prog) = (self.game, self.prog);
         let blend = prog.scratch_cell_blend.as_ref();
         if let Some((mask, values)) = blend.filter(|(m, _)| m.len() == self.st.cell_vars.len()) {
-            for ((x, &m), &v) in self.st.cell_vars.iter_mut().zip(mask).zip(values) {
-                *x = (*x & !m) | (v & m);
+            // Indexed over slices of one length: the compiler vectorises this form (the zipped
+            // iterators were read a word at a time).
+            let vars = &mut self.st.cell_vars[..];
+            let (mask, values) = (&mask[..vars.len()], &values[..vars.len()]);
+            for i in 0..vars.len() {
+                vars[i] = (vars[i] & !mask[i]) | (values[i] & mask[i]);
             }
         } else if !prog.scratch_cells.is_empty() && g.cell_slots > 0 {
             for row in self.st.cell_vars.chunks_exact_mut(g.cell_slots) {

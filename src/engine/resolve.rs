@@ -64,6 +64,28 @@ fn cells_of(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// One word of [`Machine::find_movers`]: of the cells whose rows of variables are `rows` (`stride` each),
+/// those sending pieces, those some player's pieces arrive in, and those keeping pieces, as bits made
+/// without a branch per cell. `slots`: the count, outgoing and first incoming slot, and the number of
+/// players; `NP` is that number when it is fixed for the compiler to unroll (0: read from `slots`).
+#[inline(always)]
+fn mover_word<const NP: usize>(
+    rows: &[i64],
+    stride: usize,
+    (count, out, inc, np): (usize, usize, usize, usize),
+) -> (u64, u64, u64) {
+    let np = if NP > 0 { NP } else { np };
+    let (mut sending, mut arriving, mut keeps) = (0u64, 0u64, 0u64);
+    for (bit, row) in rows.chunks_exact(stride).enumerate() {
+        // Unset is the smallest number: "more than none" reads as more than zero.
+        sending |= u64::from(row[out] > 0) << bit;
+        let incoming = &row[inc..inc + np];
+        arriving |= u64::from(incoming.iter().fold(false, |a, &v| a | (v > 0))) << bit;
+        keeps |= u64::from(pieces(row[count]) > pieces(row[out]).max(0)) << bit;
+    }
+    (sending, arriving, keeps)
+}
+
 impl Machine<'_> {
     fn count_idx(&self, fv: &FlowVars, c: usize) -> usize {
         c * self.game.cell_slots + fv.count as usize
@@ -164,17 +186,20 @@ impl Machine<'_> {
             fv.incoming as usize,
             g.players.len(),
         );
-        // Flow variables exist, so every cell has a row holding all of them: 64 rows per word of bits.
+        // Flow variables exist, so every cell has a row holding all of them (analysis made them slots of
+        // the row): said here once, so the compiler drops the checks of each cell's reads.
+        debug_assert!(count < stride && out < stride && inc + np <= stride);
+        if count >= stride || out >= stride || inc + np > stride {
+            return;
+        }
         let vars = &self.st.cell_vars[..n * stride];
+        let slots = (count, out, inc, np);
         for (w, rows) in vars.chunks(64 * stride).enumerate() {
-            let (mut sending, mut arriving, mut keeps) = (0u64, 0u64, 0u64);
-            for (bit, row) in rows.chunks_exact(stride).enumerate() {
-                // Unset is the smallest number: "more than none" reads as more than zero.
-                sending |= u64::from(row[out] > 0) << bit;
-                let incoming = &row[inc..inc + np];
-                arriving |= u64::from(incoming.iter().fold(false, |a, &v| a | (v > 0))) << bit;
-                keeps |= u64::from(pieces(row[count]) > pieces(row[out]).max(0)) << bit;
-            }
+            // Two players (the usual case) unrolled: a loop over the incoming counts was a third of this.
+            let (sending, arriving, keeps) = match np {
+                2 => mover_word::<2>(rows, stride, slots),
+                _ => mover_word::<0>(rows, stride, slots),
+            };
             snap.sending[w] = sending;
             snap.arriving[w] = arriving;
             if kept {
