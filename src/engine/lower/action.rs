@@ -4,7 +4,7 @@
 //! once before the walk), and a later integer parameter whose bounds leave no value prunes its branch early.
 use super::expr::{Arg, Cond, Ev};
 use super::int::IntNode;
-use super::set::CSet;
+use super::set::{CSet, CSource};
 use super::typed::{unit_flag_test, unit_flags_cond, IntArg};
 use super::Lowerer;
 use crate::ir::game::{ActionSpec, ParamSpec};
@@ -255,10 +255,21 @@ impl Lowerer<'_> {
                 let mut parts = Vec::new();
                 super::plan::conjuncts(e.clone(), &mut parts);
                 let mut others = Vec::new();
+                // Cells reachable through empty cells are empty: listed as bits, `x.empty` holds for each
+                // (a walk that lists them one by one still tests it, by `bit_conds`).
+                let all_empty = matches!(
+                    sources[j].as_ref().map(|s| &s.source),
+                    Some(CSource::Reachable {
+                        empty_test: true,
+                        ..
+                    })
+                );
                 for part in parts {
                     match self.bit_test(&part, a.params[j].slot) {
                         Some(t) => {
-                            bit_tests.push(t);
+                            if !(all_empty && matches!(t, BitTest::Empty(true))) {
+                                bit_tests.push(t);
+                            }
                             bit_conds.push(self.cond(&part));
                         }
                         None => others.push(part),
