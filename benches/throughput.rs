@@ -53,19 +53,26 @@ const GAMES_PER_SAMPLE: u64 = 64;
 
 /// Whole random-vs-random games, as `simulate --jobs 1` plays them: every sample plays the same games
 /// (seeds 0 to 63), so samples differ only by the machine, and the throughput reads as games per second.
+/// As in `simulate`'s workers, each game starts in the memory of the last (`Engine::recycle`) with the
+/// last game's agents restarted in place (`Agent::restart`).
 #[divan::bench(args = rulesets(), sample_count = 20)]
 fn random_game(bencher: divan::Bencher, name: &str) {
     let loaded = load_or_panic(name);
     let mut engine = Engine::new(loaded.game.clone()).expect("engine");
     let players = loaded.game.players.len() as u8;
+    let mut seats: Vec<Box<dyn Agent>> = (0..players)
+        .map(|p| agents::by_name("random", 0, p).expect("random agent"))
+        .collect();
     bencher
         .counter(divan::counter::ItemsCount::new(GAMES_PER_SAMPLE))
         .bench_local(|| {
             let mut plies = 0;
             for s in 0..GAMES_PER_SAMPLE {
-                let mut seats: Vec<Box<dyn Agent>> = (0..players)
-                    .map(|p| agents::by_name("random", s, p).expect("random agent"))
-                    .collect();
+                for (p, seat) in (0..players).zip(seats.iter_mut()) {
+                    if !seat.restart(s, p) {
+                        *seat = agents::by_name("random", s, p).expect("random agent");
+                    }
+                }
                 let played =
                     play_match(&mut engine, &mut seats, s, PlayOptions::default()).expect("game");
                 plies += played.m.state.ply;
