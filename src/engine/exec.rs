@@ -295,24 +295,7 @@ impl Machine<'_> {
         then: &[CStmt],
         sig: &mut Signals,
     ) -> R<()> {
-        // One word per 64 cells: on the stack for boards of up to 256 cells, in the pooled vector beyond
-        // (taken for the loop: a branch that lists cells finds it empty and uses its own).
-        let words = self.st.words();
-        let mut small = [0u64; 4];
-        let mut pooled = Vec::new();
-        let bits: &mut [u64] = if words <= small.len() {
-            &mut small[..words]
-        } else {
-            pooled = std::mem::take(&mut self.rt.cell_bits);
-            pooled.clear();
-            pooled.resize(words, 0);
-            &mut pooled
-        };
-        let r = self.each_cell_where_in(set, test, then, sig, bits);
-        if words > small.len() {
-            self.rt.cell_bits = pooled;
-        }
-        r
+        self.with_cell_words(|m, bits| m.each_cell_where_in(set, test, then, sig, bits))
     }
 
     fn each_cell_where_in(

@@ -478,24 +478,8 @@ impl Machine<'_> {
         let Some(set) = &p.source else {
             return Ok(None);
         };
-        // One word per 64 cells: on the stack for boards of up to 256 cells (a vector's clearing, resizing
-        // and copying cost more than the search itself), in the pooled vector beyond.
-        let words = self.game.board.len().div_ceil(64);
-        let mut small = [0u64; 4];
-        let mut pooled = if words > small.len() {
-            let mut v = std::mem::take(&mut self.rt.cell_bits);
-            v.resize(words, 0);
-            v
-        } else {
-            Vec::new()
-        };
-        let bits: &mut [u64] = if words > small.len() {
-            &mut pooled
-        } else {
-            &mut small[..words]
-        };
-        let r = self.list_bits(set, p, bits).and_then(|listed| {
-            if !listed {
+        self.with_cell_words(|m, bits| {
+            if !m.list_bits(set, p, bits)? {
                 return Ok(None);
             }
             let bits = &*bits;
@@ -512,17 +496,30 @@ impl Machine<'_> {
                 while b != 0 {
                     let c = (w * 64) as u32 + b.trailing_zeros();
                     b &= b - 1;
-                    if !self.visit(act, p, i, CellCandidate(c), args, sink, Known::BitTests)? {
+                    if !m.visit(act, p, i, CellCandidate(c), args, sink, Known::BitTests)? {
                         return Ok(Some(false));
                     }
                 }
             }
             Ok(Some(true))
-        });
-        // Nested parameters use the pooled vector too: give it back only now (their copy is dropped).
-        if words > small.len() {
-            self.rt.cell_bits = pooled;
+        })
+    }
+
+    /// Runs `f` with one word per 64 cells of the board, of unspecified content: on the stack for boards of
+    /// up to 256 cells (a vector's clearing, resizing and copying cost more than a search), in the pooled
+    /// vector beyond, taken while `f` runs (nested users find it empty and grow their own; it is given
+    /// back only then).
+    #[inline(always)]
+    pub(super) fn with_cell_words<T>(&mut self, f: impl FnOnce(&mut Self, &mut [u64]) -> T) -> T {
+        let words = self.game.board.len().div_ceil(64);
+        let mut small = [0u64; 4];
+        if words <= small.len() {
+            return f(self, &mut small[..words]);
         }
+        let mut pooled = std::mem::take(&mut self.rt.cell_bits);
+        pooled.resize(words, 0);
+        let r = f(self, &mut pooled);
+        self.rt.cell_bits = pooled;
         r
     }
 

@@ -237,9 +237,7 @@ impl Lowerer<'_> {
             Stmt::DestroyUnit(e) => CStmt::DestroyUnit(self.ev(e)),
         }
     }
-}
 
-impl Lowerer<'_> {
     /// The test and the branch of a loop that can run as [`CStmt::EachCellWhere`]: cells listed by
     /// planned scans alone (see [`CSet::plain_cells`]), a body that is one branch without `else` on a
     /// [`CellTest`] of the element, and statements that keep every other cell's outcome.

@@ -155,13 +155,13 @@ impl CSet {
         })
     }
 
-    /// Whether this is the match's units with no filter (an owner test at most, planned as a scan).
     /// Cells picked by planned scans alone (no filter left, nothing live): [`CSet::bits`] always lists
     /// such a set.
     pub fn plain_cells(&self) -> bool {
         matches!(self.source, CSource::Cells) && self.filter.is_none() && !self.live
     }
 
+    /// Whether this is the match's units with no filter (an owner test at most, planned as a scan).
     pub fn plain_units(&self) -> bool {
         matches!(self.source, CSource::Units) && self.filter.is_none()
     }
