@@ -224,6 +224,8 @@ impl Machine<'_> {
                 .bounds
                 .resize(act.params.len(), (Value::None, Value::None));
         }
+        // Invariant bit masks are made afresh by each walk (the state may have changed since the last).
+        self.rt.bit_mask_of = 0;
         let mut args = ArgList::new();
         self.walk(act, 0, &mut args, sink)
     }
@@ -555,6 +557,29 @@ impl Machine<'_> {
         if !set.bits(self, bits)? {
             return Ok(false);
         }
+        if p.bits_invariant {
+            // The tests' cells, made by the first candidate of this walk and kept for the others.
+            let key = p as *const CParam as usize;
+            if self.rt.bit_mask_of != key {
+                let mut mask = std::mem::take(&mut self.rt.bit_mask);
+                mask.clear();
+                mask.resize(bits.len(), !0);
+                let made = self.apply_bit_tests(p, &mut mask);
+                self.rt.bit_mask = mask;
+                made?;
+                self.rt.bit_mask_of = key;
+            }
+            for (b, m) in bits.iter_mut().zip(&self.rt.bit_mask) {
+                *b &= m;
+            }
+            return Ok(true);
+        }
+        self.apply_bit_tests(p, bits)?;
+        Ok(true)
+    }
+
+    /// Clears in `bits` the cells that fail `p`'s bit tests.
+    fn apply_bit_tests(&mut self, p: &CParam, bits: &mut [u64]) -> R<()> {
         for t in &p.bit_tests {
             if bits.iter().all(|w| *w == 0) {
                 break;
@@ -591,7 +616,7 @@ impl Machine<'_> {
                 }
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.

@@ -39,6 +39,11 @@ pub struct Runtime {
     pub reached: Vec<u64>,
     /// The candidate cells of a parameter enumerated as a bit set.
     pub cell_bits: Vec<u64>,
+    /// The cells passing the bit tests of one parameter whose tests read no other parameter
+    /// ([`crate::engine::lower::CParam::bits_invariant`]), made once per walk of its action, and the
+    /// address of that parameter (0: none; every walk of an action starts with none).
+    pub bit_mask: Vec<u64>,
+    pub bit_mask_of: usize,
     /// Values and row offsets of cells summed a word at a time (`lower/column_term.rs`).
     pub lanes: Vec<i64>,
     pub lane_rows: Vec<usize>,
@@ -67,6 +72,8 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            bit_mask: Vec::new(),
+            bit_mask_of: 0,
             lanes: Vec::new(),
             lane_rows: Vec::new(),
             flow: Default::default(),
@@ -88,6 +95,8 @@ impl Runtime {
             words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
+            bit_mask: Vec::new(),
+            bit_mask_of: 0,
             lanes: Vec::new(),
             lane_rows: Vec::new(),
             flow: Default::default(),

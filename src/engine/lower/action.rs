@@ -45,6 +45,10 @@ pub struct CParam {
     pub bit_tests: Vec<BitTest>,
     /// The same tests as conditions, for candidates that had to be listed one by one (large boards).
     pub bit_conds: Vec<Cond>,
+    /// Whether `bit_tests` read nothing but the state and the player (no parameter, no expression): the
+    /// cells passing them are the same for every candidate of the earlier parameters, so a walk makes
+    /// them once and intersects each candidate's set with them (a unit's targets with the enemy's cells).
+    pub bits_invariant: bool,
     /// Whether the source can be listed as bits (then `bit_tests` apply).
     pub bits_listable: bool,
     /// The last parameter, listable as bits with nothing left to test per candidate: its values are
@@ -307,7 +311,15 @@ impl Lowerer<'_> {
                 && tests.is_empty()
                 && leaf.is_empty();
             let cell_block = bits_listable && j + 1 == n && tests.is_empty() && leaf.is_empty();
+            let bits_invariant = !bit_tests.is_empty()
+                && bit_tests.iter().all(|t| match t {
+                    BitTest::Empty(_) => true,
+                    BitTest::Owner(_, x) | BitTest::UnitOwner(_, x) => {
+                        matches!(x, Arg::Me | Arg::Opponent | Arg::Const(_))
+                    }
+                });
             params.push(CParam {
+                bits_invariant,
                 bit_tests,
                 bit_conds,
                 bits_listable,
@@ -450,4 +462,26 @@ fn owner_side(e: &Expr, slot: u16) -> Option<&Expr> {
 /// Whether `e` is the owner check that `filter` came from.
 fn is_owner_check(e: &Expr, slot: u16, filter: &Expr) -> bool {
     owner_side(e, slot).is_some_and(|x| std::ptr::eq(x, filter))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::lower::{Options, Program};
+
+    /// The target of `shoot` (`has(target.unit) and target.unit.owner != me`) has bit tests that read no
+    /// parameter, made once per walk; those of `tag` (`target.owner != who.owner`) read the unit.
+    #[test]
+    fn bit_tests_that_read_no_parameter_are_invariant() {
+        let loaded = crate::ruleset::load("tests/fixtures/set_walks", None, &[]).expect("fixture");
+        let game = &loaded.game;
+        let prog = Program::new(game, Options::optimised());
+        let target = |name: &str| {
+            let kind = game.actions.iter().position(|a| a.name == name).unwrap();
+            &prog.actions[kind].params[1]
+        };
+        let shoot = target("shoot");
+        assert!(shoot.bits_listable && shoot.bit_tests.len() == 2 && shoot.bits_invariant);
+        let tag = target("tag");
+        assert!(tag.bits_listable && tag.bit_tests.len() == 1 && !tag.bits_invariant);
+    }
 }
