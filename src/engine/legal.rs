@@ -3,6 +3,7 @@
 //! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
 //! by the lowering (each once, as early as the values it reads are bound).
 use super::blocks::BlockList;
+use super::lower::fixed_cells;
 use super::lower::typed::compare_opt;
 use super::lower::{BitTest, Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
@@ -566,7 +567,9 @@ impl Machine<'_> {
                 mask.resize(bits.len(), !0);
                 let made = self.apply_bit_tests(p, &mut mask);
                 self.rt.bit_mask = mask;
-                made?;
+                if !made? {
+                    return Ok(false);
+                }
                 self.rt.bit_mask_of = key;
             }
             for (b, m) in bits.iter_mut().zip(&self.rt.bit_mask) {
@@ -574,12 +577,13 @@ impl Machine<'_> {
             }
             return Ok(true);
         }
-        self.apply_bit_tests(p, bits)?;
-        Ok(true)
+        self.apply_bit_tests(p, bits)
     }
 
-    /// Clears in `bits` the cells that fail `p`'s bit tests.
-    fn apply_bit_tests(&mut self, p: &CParam, bits: &mut [u64]) -> R<()> {
+    /// Clears in `bits` the cells that fail `p`'s bit tests; false when they cannot be made as bits (a
+    /// fixed test that errs on some cell: the candidates are then tested one by one, which errs only if
+    /// a candidate reaches it).
+    fn apply_bit_tests(&mut self, p: &CParam, bits: &mut [u64]) -> R<bool> {
         for t in &p.bit_tests {
             if bits.iter().all(|w| *w == 0) {
                 break;
@@ -614,9 +618,57 @@ impl Machine<'_> {
                         *b &= if *eq { holds } else { !holds };
                     }
                 }
+                BitTest::CellFlag(offset, want) => {
+                    let want = *want;
+                    self.keep_by_column(bits, *offset, |raw| (raw != ABSENT && raw != 0) == want);
+                }
+                BitTest::CellVarIs(offset, eq, n) => {
+                    let (eq, n) = (*eq, *n);
+                    self.keep_by_column(bits, *offset, |raw| (raw == n) == eq);
+                }
+                BitTest::Fixed(i, test, slot) => {
+                    let Ok(fixed) = fixed_cells(self, *i, test, *slot) else {
+                        return Ok(false);
+                    };
+                    if fixed.len() < bits.len() {
+                        return Ok(false);
+                    }
+                    for (b, f) in bits.iter_mut().zip(fixed.iter()) {
+                        *b &= f;
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Clears in `bits` the cells whose variable at `offset` of their row fails `keep`: the few candidates
+    /// left one by one, many as the column read 64 cells at a time without a branch per cell. A cell
+    /// variable's test exists only where cells have rows of variables, so `stride` is at least 1.
+    #[inline]
+    fn keep_by_column(&self, bits: &mut [u64], offset: usize, keep: impl Fn(i64) -> bool) {
+        let (stride, n) = (self.game.cell_slots, self.game.board.len());
+        let vars = &self.st.cell_vars;
+        for (w, b) in bits.iter_mut().enumerate() {
+            let start = w * 64;
+            if b.count_ones() <= 16 {
+                let mut rest = *b;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if !keep(vars[(start + bit) * stride + offset]) {
+                        *b &= !(1 << bit);
+                    }
+                }
+                continue;
+            }
+            let rows = &vars[start * stride..n.min(start + 64) * stride];
+            let mut passing = 0u64;
+            for (bit, row) in rows.chunks_exact(stride).enumerate() {
+                passing |= u64::from(keep(row[offset])) << bit;
+            }
+            *b &= passing;
+        }
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.

@@ -8,8 +8,9 @@ use super::set::{CSet, CSource};
 use super::typed::{unit_flag_test, unit_flags_cond, IntArg};
 use super::Lowerer;
 use crate::ir::game::{ActionSpec, ParamSpec};
-use crate::ir::{BinOp, Expr};
-use crate::model::Ty;
+use crate::ir::{BinOp, Expr, SetExpr, SetSource};
+use crate::model::value::ABSENT;
+use crate::model::{Ty, Value};
 
 /// A lowered parameter.
 pub struct CParam {
@@ -45,9 +46,10 @@ pub struct CParam {
     pub bit_tests: Vec<BitTest>,
     /// The same tests as conditions, for candidates that had to be listed one by one (large boards).
     pub bit_conds: Vec<Cond>,
-    /// Whether `bit_tests` read nothing but the state and the player (no parameter, no expression): the
-    /// cells passing them are the same for every candidate of the earlier parameters, so a walk makes
-    /// them once and intersects each candidate's set with them (a unit's targets with the enemy's cells).
+    /// Whether `bit_tests` read nothing but the state and the player (no parameter, no expression) and
+    /// earlier parameters exist: the cells passing them are the same for every candidate of those, so a
+    /// walk makes them once and intersects each candidate's set with them (a unit's targets with the
+    /// enemy's cells).
     pub bits_invariant: bool,
     /// Whether the source can be listed as bits (then `bit_tests` apply).
     pub bits_listable: bool,
@@ -86,6 +88,13 @@ pub enum BitTest {
     Owner(bool, Arg),
     /// `x.unit.owner == y` (true: a unit of `y` is there) or `!=` (false: no unit of `y` is there).
     UnitOwner(bool, Arg),
+    /// `x.flag` (true) or `not x.flag` (false), the flag at this offset of the cell's row of variables.
+    CellFlag(usize, bool),
+    /// `x.var == n` (true) or `x.var != n` (false), the whole number at this offset of the cell's row.
+    CellVarIs(usize, bool, i64),
+    /// A test of data that never changes during a match (`plan::is_fixed`): the cells passing it are
+    /// made once per player (cache index, the test, the parameter's slot).
+    Fixed(usize, Cond, usize),
 }
 
 /// A lowered action.
@@ -132,8 +141,25 @@ impl Lowerer<'_> {
         // Every enumeration test with the place it runs.
         let mut scheduled: Vec<(At, &Expr)> = Vec::new();
         let mut owner_filters: Vec<Option<&Expr>> = vec![None; n];
+        // A last cell parameter drawn from no set is listed from the whole board as bits: its owner, emptiness
+        // and cell-variable tests are word operations, and with nothing else to test its cells are one block.
+        let whole_board: Vec<bool> = a
+            .params
+            .iter()
+            .enumerate()
+            .map(|(j, p)| {
+                hoist
+                    && self.opts.scan
+                    && j + 1 == n
+                    && p.ty == Ty::Cell
+                    && p.source.is_none()
+                    && p.min.is_none()
+                    && p.max.is_none()
+            })
+            .collect();
         for (j, p) in a.params.iter().enumerate() {
-            if hoist {
+            // A whole-board parameter's owner test is one of its bit tests instead.
+            if hoist && !whole_board[j] {
                 owner_filters[j] = owner_filter(p);
             }
             for c in &p.checks {
@@ -203,7 +229,19 @@ impl Lowerer<'_> {
         let mut sources: Vec<Option<CSet>> = a
             .params
             .iter()
-            .map(|p| p.source.as_ref().map(|(s, _)| self.set(s)))
+            .zip(&whole_board)
+            .map(|(p, &whole)| match &p.source {
+                Some((s, _)) => Some(self.set(s)),
+                // Every cell, in board order: what the walk of a cell parameter without a source visits.
+                None if whole => Some(self.set(&SetExpr {
+                    source: SetSource::Cells,
+                    slot: p.slot,
+                    filter: None,
+                    elem: Ty::Cell,
+                    scan: Default::default(),
+                })),
+                None => None,
+            })
             .collect();
         for (j, exprs) in at_param.into_iter().enumerate() {
             let listable = hoist
@@ -269,6 +307,15 @@ impl Lowerer<'_> {
                     })
                 );
                 for part in parts {
+                    let slot = a.params[j].slot;
+                    if self.opts.scan && super::plan::is_fixed(&part, slot, &self.constant_slots) {
+                        let i = self.fixed_sets;
+                        self.fixed_sets += 1;
+                        bit_tests.push(BitTest::Fixed(i, self.cond(&part), slot as usize));
+                        let c = self.cond(&part);
+                        bit_conds.push(self.fixed_test(c, slot));
+                        continue;
+                    }
                     match self.bit_test(&part, a.params[j].slot) {
                         Some(t) => {
                             if !(all_empty && matches!(t, BitTest::Empty(true))) {
@@ -311,9 +358,14 @@ impl Lowerer<'_> {
                 && tests.is_empty()
                 && leaf.is_empty();
             let cell_block = bits_listable && j + 1 == n && tests.is_empty() && leaf.is_empty();
-            let bits_invariant = !bit_tests.is_empty()
+            // (Only a later parameter's tests: the first's run once per walk anyway.)
+            let bits_invariant = j > 0
+                && !bit_tests.is_empty()
                 && bit_tests.iter().all(|t| match t {
-                    BitTest::Empty(_) => true,
+                    BitTest::Empty(_)
+                    | BitTest::CellFlag(..)
+                    | BitTest::CellVarIs(..)
+                    | BitTest::Fixed(..) => true,
                     BitTest::Owner(_, x) | BitTest::UnitOwner(_, x) => {
                         matches!(x, Arg::Me | Arg::Opponent | Arg::Const(_))
                     }
@@ -392,8 +444,14 @@ impl Lowerer<'_> {
             }
             Expr::Not(x) => match &**x {
                 Expr::CellEmpty(c) if is_p(c) => Some(BitTest::Empty(false)),
+                Expr::CellVar(c, off, Ty::Bool) if is_p(c) => {
+                    Some(BitTest::CellFlag(*off as usize, false))
+                }
                 _ => None,
             },
+            Expr::CellVar(c, off, Ty::Bool) if is_p(c) => {
+                Some(BitTest::CellFlag(*off as usize, true))
+            }
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 for (side, other) in [(a, b), (b, a)] {
                     let mut used = Vec::new();
@@ -401,6 +459,14 @@ impl Lowerer<'_> {
                         continue;
                     }
                     let eq = *op == BinOp::Eq;
+                    if let (Expr::CellVar(x, off, Ty::Int), Expr::Const(Value::Int(n))) =
+                        (&**side, &**other)
+                    {
+                        // Unset is none, which equals no number: the raw unset code must not be `n`.
+                        if is_p(x) && *n != ABSENT {
+                            return Some(BitTest::CellVarIs(*off as usize, eq, *n));
+                        }
+                    }
                     match &**side {
                         Expr::CellOwner(x) if is_p(x) => {
                             return Some(BitTest::Owner(eq, self.arg(other)));
@@ -466,6 +532,7 @@ fn is_owner_check(e: &Expr, slot: u16, filter: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::BitTest;
     use crate::engine::lower::{Options, Program};
 
     /// The target of `shoot` (`has(target.unit) and target.unit.owner != me`) has bit tests that read no
@@ -483,5 +550,36 @@ mod tests {
         assert!(shoot.bits_listable && shoot.bit_tests.len() == 2 && shoot.bits_invariant);
         let tag = target("tag");
         assert!(tag.bits_listable && tag.bit_tests.len() == 1 && !tag.bits_invariant);
+    }
+
+    /// A last cell parameter drawn from no set is listed from the whole board as bits: `mark`'s tests are
+    /// all bit tests (a flag, a number against a constant, the row as fixed data), so its cells are one
+    /// block; `unmark` keeps a test for each candidate.
+    #[test]
+    fn a_last_cell_parameter_without_a_set_is_listed_as_bits() {
+        let loaded = crate::ruleset::load("tests/fixtures/set_walks", None, &[]).expect("fixture");
+        let game = &loaded.game;
+        let prog = Program::new(game, Options::optimised());
+        let only = |name: &str| {
+            let kind = game.actions.iter().position(|a| a.name == name).unwrap();
+            &prog.actions[kind].params[0]
+        };
+        let mark = only("mark");
+        assert!(mark.bits_listable && mark.cell_block && mark.tests.is_empty());
+        assert!(matches!(
+            mark.bit_tests[..],
+            [
+                BitTest::CellFlag(_, false),
+                BitTest::CellVarIs(_, false, 0),
+                BitTest::Fixed(..)
+            ]
+        ));
+        let unmark = only("unmark");
+        assert!(unmark.bits_listable && !unmark.cell_block && unmark.tests.len() == 1);
+        assert!(matches!(unmark.bit_tests[..], [BitTest::CellFlag(_, true)]));
+        assert!(Program::new(game, Options::plain())
+            .actions
+            .iter()
+            .all(|a| a.params.iter().all(|p| !p.bits_listable)));
     }
 }

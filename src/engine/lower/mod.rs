@@ -26,6 +26,7 @@ use std::sync::Arc;
 pub use action::{BitTest, Bounds, CAction, CParam};
 pub use cell_test::CellTest;
 pub use expr::{Arg, Cond, Ev};
+pub(crate) use set::fixed_cells;
 pub use set::{CSet, CSource};
 pub use stmt::{CPlace, CStmt};
 

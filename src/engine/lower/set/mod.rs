@@ -725,7 +725,7 @@ fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
     bits
 }
 
-fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
+pub(crate) fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
     let key = i * m.game.players.len() + m.me as usize;
     if let Some(Some(v)) = m.rt.fixed.get(key) {
         return Ok(v.clone());
