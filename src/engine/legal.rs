@@ -356,12 +356,29 @@ impl Machine<'_> {
                 let slots = g.unit_slots;
                 for u in 0..self.st.units.len() {
                     let unit = &self.st.units[u];
-                    if unit.alive
+                    let passes = unit.alive
                         && owner.is_none_or(|o| unit.owner == o)
                         && p.unit_flags.iter().all(|&(offset, want)| {
                             let raw = self.st.unit_vars[u * slots + offset];
                             (raw != ABSENT && raw != 0) == want
-                        })
+                        });
+                    if passes && p.units_to_bits {
+                        // What a visit would do with nothing to test: bind, then the next parameter.
+                        let v = Value::Unit(u as u32);
+                        self.rt.locals[p.slot] = v;
+                        args.push(v);
+                        let next = &act.params[i + 1];
+                        let go = match self.walk_bits(act, next, i + 1, args, sink)? {
+                            Some(go) => go,
+                            None => self.walk(act, i + 1, args, sink)?,
+                        };
+                        args.pop();
+                        if !go {
+                            return Ok(false);
+                        }
+                        continue;
+                    }
+                    if passes
                         && !self.visit(
                             act,
                             p,

@@ -70,6 +70,10 @@ pub struct CParam {
     /// each unit before its visit starts (flag reads cannot fail), so a unit that has already acted costs a
     /// few loads, not a visit.
     pub unit_flags: Vec<(usize, bool)>,
+    /// Enumeration of a unit parameter with nothing to test or bound per candidate (its tests are all
+    /// `unit_flags`), followed by a parameter listed as bits: each unit goes straight to the next
+    /// parameter's bits (a unit's targets), without a visit.
+    pub units_to_bits: bool,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
@@ -392,6 +396,7 @@ impl Lowerer<'_> {
                 product_block: false,
                 quick_range: None,
                 unit_flags: std::mem::take(&mut own_flags[j]),
+                units_to_bits: false,
             });
         }
         for p in params.iter_mut() {
@@ -408,6 +413,17 @@ impl Lowerer<'_> {
             }
         }
         for j in 0..n.saturating_sub(1) {
+            let (p, next) = (&params[j], &params[j + 1]);
+            let units_to_bits = p.ty == Ty::Unit
+                && p.source.is_none()
+                && p.min.is_none()
+                && p.max.is_none()
+                && p.tests.is_empty()
+                && p.bit_conds.is_empty()
+                && p.ranges.is_empty()
+                && next.bits_listable
+                && !next.product_block;
+            params[j].units_to_bits = units_to_bits;
             let (p, next) = (&params[j], &params[j + 1]);
             params[j].product_block = j + 2 == n
                 && p.ty == Ty::Cell
@@ -550,6 +566,14 @@ mod tests {
         assert!(shoot.bits_listable && shoot.bit_tests.len() == 2 && shoot.bits_invariant);
         let tag = target("tag");
         assert!(tag.bits_listable && tag.bit_tests.len() == 1 && !tag.bits_invariant);
+        // Their units (owner and flags tested in the walk's loop) go straight to the targets' bits.
+        let unit = |name: &str| {
+            let kind = game.actions.iter().position(|a| a.name == name).unwrap();
+            &prog.actions[kind].params[0]
+        };
+        assert!(["move", "shoot", "tag"]
+            .iter()
+            .all(|a| unit(a).units_to_bits));
     }
 
     /// A last cell parameter drawn from no set is listed from the whole board as bits: `mark`'s tests are
