@@ -3,9 +3,8 @@
 //! in declared order (so the first failure names the reason), enumeration runs the same tests scheduled
 //! by the lowering (each once, as early as the values it reads are bound).
 use super::blocks::BlockList;
-use super::lower::fixed_cells;
 use super::lower::typed::compare_opt;
-use super::lower::{BitTest, Bounds, CAction, CParam, CSource};
+use super::lower::{Bounds, CAction, CParam, CSource};
 use super::machine::{Machine, RunError};
 use crate::board::CellId;
 use crate::ir::game::ActionSpec;
@@ -483,66 +482,6 @@ impl Machine<'_> {
         Some(Known::FirstRange)
     }
 
-    /// Walks a cell parameter whose source lists as bits: its bit tests applied to every candidate at
-    /// once, then either the whole set handed to the sink (a last parameter with nothing else to test) or
-    /// each remaining cell visited in board order. `None` when the source cannot be listed as bits here
-    /// (the caller then visits the cells one by one).
-    fn walk_bits<S: Sink>(
-        &mut self,
-        act: &CAction,
-        p: &CParam,
-        i: usize,
-        args: &mut ArgList,
-        sink: &mut S,
-    ) -> R<Option<bool>> {
-        let Some(set) = &p.source else {
-            return Ok(None);
-        };
-        self.with_cell_words(|m, bits| {
-            if !m.list_bits(set, p, bits)? {
-                return Ok(None);
-            }
-            let bits = &*bits;
-            if p.cell_block && sink.takes_cells() {
-                let count: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
-                return if count == 0 {
-                    Ok(Some(true))
-                } else {
-                    sink.cells(act.kind, args, bits, count).map(Some)
-                };
-            }
-            for (w, &word) in bits.iter().enumerate() {
-                let mut b = word;
-                while b != 0 {
-                    let c = (w * 64) as u32 + b.trailing_zeros();
-                    b &= b - 1;
-                    if !m.visit(act, p, i, CellCandidate(c), args, sink, Known::BitTests)? {
-                        return Ok(Some(false));
-                    }
-                }
-            }
-            Ok(Some(true))
-        })
-    }
-
-    /// Runs `f` with one word per 64 cells of the board, of unspecified content: on the stack for boards of
-    /// up to 256 cells (a vector's clearing, resizing and copying cost more than a search), in the pooled
-    /// vector beyond, taken while `f` runs (nested users find it empty and grow their own; it is given
-    /// back only then).
-    #[inline(always)]
-    pub(super) fn with_cell_words<T>(&mut self, f: impl FnOnce(&mut Self, &mut [u64]) -> T) -> T {
-        let words = self.game.board.len().div_ceil(64);
-        let mut small = [0u64; 4];
-        if words <= small.len() {
-            return f(self, &mut small[..words]);
-        }
-        let mut pooled = std::mem::take(&mut self.rt.cell_bits);
-        pooled.resize(words, 0);
-        let r = f(self, &mut pooled);
-        self.rt.cell_bits = pooled;
-        r
-    }
-
     /// Hands the sink every neighbour of a [`CParam::product_block`] parameter times the next parameter's
     /// range at once; `None` when the sink wants the actions one at a time.
     fn walk_product<S: Sink>(
@@ -568,124 +507,6 @@ impl Machine<'_> {
         let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
         let cells = self.game.board.neighbours(c);
         Ok(sink.neighbours_range(act.kind, args, c, cells, lo, size))
-    }
-
-    /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
-    fn list_bits(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
-        if !set.bits(self, bits)? {
-            return Ok(false);
-        }
-        if p.bits_invariant {
-            // The tests' cells, made by the first candidate of this walk and kept for the others.
-            let key = p as *const CParam as usize;
-            if self.rt.bit_mask_of != key {
-                let mut mask = std::mem::take(&mut self.rt.bit_mask);
-                mask.clear();
-                mask.resize(bits.len(), !0);
-                let made = self.apply_bit_tests(p, &mut mask);
-                self.rt.bit_mask = mask;
-                if !made? {
-                    return Ok(false);
-                }
-                self.rt.bit_mask_of = key;
-            }
-            for (b, m) in bits.iter_mut().zip(&self.rt.bit_mask) {
-                *b &= m;
-            }
-            return Ok(true);
-        }
-        self.apply_bit_tests(p, bits)
-    }
-
-    /// Clears in `bits` the cells that fail `p`'s bit tests; false when they cannot be made as bits (a
-    /// fixed test that errs on some cell: the candidates are then tested one by one, which errs only if
-    /// a candidate reaches it).
-    fn apply_bit_tests(&mut self, p: &CParam, bits: &mut [u64]) -> R<bool> {
-        for t in &p.bit_tests {
-            if bits.iter().all(|w| *w == 0) {
-                break;
-            }
-            match t {
-                BitTest::Empty(e) => {
-                    for (w, b) in bits.iter_mut().enumerate() {
-                        let occ = self.st.occupied_bits[w];
-                        *b &= if *e { !occ } else { occ };
-                    }
-                }
-                BitTest::Owner(eq, x) => {
-                    let code = match x.get(self)? {
-                        Value::Player(o) => o,
-                        _ => NO_OWNER,
-                    };
-                    for (w, b) in bits.iter_mut().enumerate() {
-                        let o = self.st.owner_word(code, w);
-                        *b &= if *eq { o } else { !o };
-                    }
-                }
-                BitTest::UnitOwner(eq, x) => {
-                    // Cells where `x.unit.owner == y` holds: a unit of `y` is there, or, when `y` is
-                    // none, no unit is there (none equals none); anything else equals nothing.
-                    let y = x.get(self)?;
-                    for (w, b) in bits.iter_mut().enumerate() {
-                        let holds = match y {
-                            Value::Player(o) => self.st.unit_word(o, w),
-                            Value::None => !self.st.occupied_bits[w],
-                            _ => 0,
-                        };
-                        *b &= if *eq { holds } else { !holds };
-                    }
-                }
-                BitTest::CellFlag(offset, want) => {
-                    let want = *want;
-                    self.keep_by_column(bits, *offset, |raw| (raw != ABSENT && raw != 0) == want);
-                }
-                BitTest::CellVarIs(offset, eq, n) => {
-                    let (eq, n) = (*eq, *n);
-                    self.keep_by_column(bits, *offset, |raw| (raw == n) == eq);
-                }
-                BitTest::Fixed(i, test, slot) => {
-                    let Ok(fixed) = fixed_cells(self, *i, test, *slot) else {
-                        return Ok(false);
-                    };
-                    if fixed.len() < bits.len() {
-                        return Ok(false);
-                    }
-                    for (b, f) in bits.iter_mut().zip(fixed.iter()) {
-                        *b &= f;
-                    }
-                }
-            }
-        }
-        Ok(true)
-    }
-
-    /// Clears in `bits` the cells whose variable at `offset` of their row fails `keep`: the few candidates
-    /// left one by one, many as the column read 64 cells at a time without a branch per cell. A cell
-    /// variable's test exists only where cells have rows of variables, so `stride` is at least 1.
-    #[inline]
-    fn keep_by_column(&self, bits: &mut [u64], offset: usize, keep: impl Fn(i64) -> bool) {
-        let (stride, n) = (self.game.cell_slots, self.game.board.len());
-        let vars = &self.st.cell_vars;
-        for (w, b) in bits.iter_mut().enumerate() {
-            let start = w * 64;
-            if b.count_ones() <= 16 {
-                let mut rest = *b;
-                while rest != 0 {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if !keep(vars[(start + bit) * stride + offset]) {
-                        *b &= !(1 << bit);
-                    }
-                }
-                continue;
-            }
-            let rows = &vars[start * stride..n.min(start + 64) * stride];
-            let mut passing = 0u64;
-            for (bit, row) in rows.chunks_exact(stride).enumerate() {
-                passing |= u64::from(keep(row[offset])) << bit;
-            }
-            *b &= passing;
-        }
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.

@@ -1,5 +1,6 @@
 //! The match state machine: flow (turns, phases, budgets), legal actions, apply, resolution and victory.
 //! `Engine` is the facade: one per thread, reused across matches of the same game.
+mod bit_listing;
 pub mod blocks;
 pub mod eval;
 pub mod exec;
