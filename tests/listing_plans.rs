@@ -63,3 +63,18 @@ fn a_last_cell_parameter_without_a_set_is_listed_as_bits() {
         .iter()
         .all(|a| a.params.iter().all(|p| !p.bits_listable)));
 }
+
+/// `brace`'s unit, tested only on its owner and flags, is listed as one block of units; `move`'s unit,
+/// followed by another parameter, is not.
+#[test]
+fn a_last_unit_parameter_tested_on_owner_and_flags_is_one_block() {
+    let loaded = arbiter::ruleset::load(&fixture(), None, &[]).expect("fixture");
+    let game = &loaded.game;
+    let prog = Program::new(game, Options::optimised());
+    let first = |name: &str| {
+        let kind = game.actions.iter().position(|a| a.name == name).unwrap();
+        &prog.actions[kind].params[0]
+    };
+    assert!(first("brace").unit_block && !first("brace").unit_flags.is_empty());
+    assert!(!first("move").unit_block);
+}

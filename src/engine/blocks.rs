@@ -17,6 +17,8 @@ enum Tail {
     Range(i64),
     /// Followed by each cell of the bit set at this offset of the bit buffer.
     Cells(u32),
+    /// Followed by each unit of the bit set of `words` words at offset `at` of the bit buffer.
+    Units { at: u32, words: u32 },
     /// Followed by each of the `count` neighbours of cell `of` (as the board lists them; after `of`
     /// itself when `lead`), each followed by each of `n` integers from `first` (neighbour-major, as
     /// enumeration visits them): nothing is copied from the board.
@@ -150,6 +152,14 @@ impl BlockList {
         self.head(kind, args, count, Tail::Cells(at));
     }
 
+    #[inline]
+    pub(crate) fn push_units(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) {
+        let at = self.bits.len() as u32;
+        self.bits.extend_from_slice(bits);
+        let words = bits.len() as u32;
+        self.head(kind, args, count, Tail::Units { at, words });
+    }
+
     /// `count` neighbours of `of` x `n` integers from `first`, after `of` itself when `lead`.
     #[inline]
     #[allow(clippy::too_many_arguments)] // one block's fields, on the listing's hot path
@@ -268,6 +278,10 @@ impl BlockList {
                 let bits = &self.bits[at as usize..at as usize + self.words];
                 push(Value::Cell(nth_bit(bits, k)?));
             }
+            Tail::Units { at, words } => {
+                let bits = &self.bits[at as usize..(at + words) as usize];
+                push(Value::Unit(nth_bit(bits, k)?));
+            }
             Tail::Neighbours {
                 of,
                 lead,
@@ -311,6 +325,17 @@ impl BlockList {
                             let c = (w * 64) as u32 + b.trailing_zeros();
                             b &= b - 1;
                             out.push(key_finish(key_arg(lead, Value::Cell(c)), len + 1));
+                        }
+                    }
+                }
+                Tail::Units { at, words } => {
+                    let bits = &self.bits[at as usize..(at + words) as usize];
+                    for (w, &word) in bits.iter().enumerate() {
+                        let mut b = word;
+                        while b != 0 {
+                            let u = (w * 64) as u32 + b.trailing_zeros();
+                            b &= b - 1;
+                            out.push(key_finish(key_arg(lead, Value::Unit(u)), len + 1));
                         }
                     }
                 }

@@ -352,6 +352,9 @@ impl Machine<'_> {
                     },
                     None => None,
                 };
+                if p.unit_block && sink.takes_units() {
+                    return self.unit_block(act, p, owner, args, sink);
+                }
                 let slots = g.unit_slots;
                 for u in 0..self.st.units.len() {
                     let unit = &self.st.units[u];
@@ -507,6 +510,40 @@ impl Machine<'_> {
         let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
         let cells = self.game.board.neighbours(c);
         Ok(sink.neighbours_range(act.kind, args, c, cells, lo, size))
+    }
+
+    /// Hands the sink the units of a [`CParam::unit_block`] parameter that pass its owner and flags, as one
+    /// bit set (in index order, as the walk would visit them).
+    fn unit_block<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        owner: Option<u8>,
+        args: &ArgList,
+        sink: &mut S,
+    ) -> R<bool> {
+        let (units, slots) = (self.st.units.len(), self.game.unit_slots);
+        let mut bits = std::mem::take(&mut self.rt.unit_bits);
+        bits.clear();
+        bits.resize(units.div_ceil(64), 0);
+        let mut count = 0u64;
+        for (u, unit) in self.st.units.iter().enumerate() {
+            let passes = unit.alive
+                && owner.is_none_or(|o| unit.owner == o)
+                && p.unit_flags.iter().all(|&(offset, want)| {
+                    let raw = self.st.unit_vars[u * slots + offset];
+                    (raw != ABSENT && raw != 0) == want
+                });
+            bits[u / 64] |= u64::from(passes) << (u % 64);
+            count += u64::from(passes);
+        }
+        let r = if count == 0 {
+            Ok(true)
+        } else {
+            sink.units(act.kind, args, &bits, count)
+        };
+        self.rt.unit_bits = bits;
+        r
     }
 
     /// The bounds of integer parameter `i`: kept by an earlier parameter when hoisted, evaluated otherwise.

@@ -44,6 +44,8 @@ pub struct Runtime {
     /// address of that parameter (0: none; every walk of an action starts with none).
     pub bit_mask: Vec<u64>,
     pub bit_mask_of: usize,
+    /// The passing units of a parameter listed as one block of units.
+    pub unit_bits: Vec<u64>,
     /// Values and row offsets of cells summed a word at a time (`lower/column_term.rs`).
     pub lanes: Vec<i64>,
     pub lane_rows: Vec<usize>,
@@ -74,6 +76,7 @@ impl Runtime {
             cell_bits: Vec::new(),
             bit_mask: Vec::new(),
             bit_mask_of: 0,
+            unit_bits: Vec::new(),
             lanes: Vec::new(),
             lane_rows: Vec::new(),
             flow: Default::default(),
@@ -97,6 +100,7 @@ impl Runtime {
             cell_bits: Vec::new(),
             bit_mask: Vec::new(),
             bit_mask_of: 0,
+            unit_bits: Vec::new(),
             lanes: Vec::new(),
             lane_rows: Vec::new(),
             flow: Default::default(),

@@ -53,6 +53,14 @@ pub(super) trait Sink {
     fn cells(&mut self, _kind: u16, _args: &ArgList, _bits: &[u64], _count: u64) -> R<bool> {
         unreachable!("only sinks that take cells are given cells")
     }
+    /// Whether the sink takes the actions of a unit bit set at once (see [`Sink::units`]).
+    fn takes_units(&self) -> bool {
+        false
+    }
+    /// `count` legal actions: `args` extended with each unit whose bit is set, in index order.
+    fn units(&mut self, _kind: u16, _args: &ArgList, _bits: &[u64], _count: u64) -> R<bool> {
+        unreachable!("only sinks that take units are given units")
+    }
     /// `cells.len() * size` legal actions: `args` extended with each of `cells` (the neighbours of `of`,
     /// as the board lists them), each followed by each integer of `size` from `first`. `None` when the
     /// sink wants them one at a time.
@@ -183,6 +191,13 @@ impl Sink for Count {
         self.0 = self.0.saturating_add(count);
         Ok(true)
     }
+    fn takes_units(&self) -> bool {
+        true
+    }
+    fn units(&mut self, _: u16, _: &ArgList, _: &[u64], count: u64) -> R<bool> {
+        self.0 = self.0.saturating_add(count);
+        Ok(true)
+    }
     fn neighbours_range(
         &mut self,
         _: u16,
@@ -278,6 +293,15 @@ impl Sink for BlockList {
     #[inline]
     fn cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
         self.push_cells(kind, args, bits, count);
+        Ok(true)
+    }
+    #[inline]
+    fn takes_units(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn units(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) -> R<bool> {
+        self.push_units(kind, args, bits, count);
         Ok(true)
     }
     #[inline]

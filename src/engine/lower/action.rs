@@ -74,6 +74,9 @@ pub struct CParam {
     /// `unit_flags`), followed by a parameter listed as bits: each unit goes straight to the next
     /// parameter's bits (a unit's targets), without a visit.
     pub units_to_bits: bool,
+    /// The last parameter, a unit with nothing to test per unit beyond its owner and flags: the passing
+    /// units are counted and picked as a bit set instead of visited one by one.
+    pub unit_block: bool,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
@@ -362,6 +365,16 @@ impl Lowerer<'_> {
                 && tests.is_empty()
                 && leaf.is_empty();
             let cell_block = bits_listable && j + 1 == n && tests.is_empty() && leaf.is_empty();
+            let unit_block = hoist
+                && p.ty == Ty::Unit
+                && j + 1 == n
+                && p.source.is_none()
+                && p.min.is_none()
+                && p.max.is_none()
+                && tests.is_empty()
+                && bit_conds.is_empty()
+                && ranges.is_empty()
+                && leaf.is_empty();
             // (Only a later parameter's tests: the first's run once per walk anyway.)
             let bits_invariant = j > 0
                 && !bit_tests.is_empty()
@@ -397,6 +410,7 @@ impl Lowerer<'_> {
                 quick_range: None,
                 unit_flags: std::mem::take(&mut own_flags[j]),
                 units_to_bits: false,
+                unit_block,
             });
         }
         for p in params.iter_mut() {
