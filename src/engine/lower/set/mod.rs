@@ -500,8 +500,22 @@ impl CSet {
                 Ok(reachable_through_empty(m, c, max, out))
             }
             CSource::Cells => {
-                let scan = self.cell_scan(m)?;
                 let n = g.board.len();
+                if self.scan.owner.is_none()
+                    && self.scan.empty.is_none()
+                    && self.scan.fixed.is_none()
+                {
+                    // Every cell (a parameter drawn from no set): whole words, the last one cut to the board.
+                    for (w, o) in out.iter_mut().enumerate() {
+                        *o = if (w + 1) * 64 > n {
+                            (1u64 << (n % 64)) - 1
+                        } else {
+                            !0
+                        };
+                    }
+                    return Ok(true);
+                }
+                let scan = self.cell_scan(m)?;
                 for (w, o) in out.iter_mut().enumerate() {
                     *o = scan_word(m, n, w, &scan);
                 }
