@@ -76,6 +76,16 @@ impl Machine<'_> {
 
     /// Lists `set` as bits into `bits` and applies the parameter's bit tests; false when it cannot.
     fn list_bits(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
+        // A board of one word (most small boards): the same code with the length known, so each of its
+        // loops over the words is one step instead of an iterator's setup.
+        if let [_] = bits {
+            return self.list_bits_in(set, p, &mut bits[..1]);
+        }
+        self.list_bits_in(set, p, bits)
+    }
+
+    #[inline(always)]
+    fn list_bits_in(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
         if !set.bits(self, bits)? {
             return Ok(false);
         }
@@ -104,6 +114,7 @@ impl Machine<'_> {
     /// Clears in `bits` the cells that fail `p`'s bit tests; false when they cannot be made as bits (a
     /// fixed test that errs on some cell: the candidates are then tested one by one, which errs only if
     /// a candidate reaches it).
+    #[inline(always)]
     fn apply_bit_tests(&mut self, p: &CParam, bits: &mut [u64]) -> R<bool> {
         for t in &p.bit_tests {
             if bits.iter().all(|w| *w == 0) {
@@ -166,7 +177,7 @@ impl Machine<'_> {
     /// Clears in `bits` the cells whose variable at `offset` of their row fails `keep`: the few candidates
     /// left one by one, many as the column read 64 cells at a time without a branch per cell. A cell
     /// variable's test exists only where cells have rows of variables, so `stride` is at least 1.
-    #[inline]
+    #[inline(always)]
     fn keep_by_column(&self, bits: &mut [u64], offset: usize, keep: impl Fn(i64) -> bool) {
         let (stride, n) = (self.game.cell_slots, self.game.board.len());
         let vars = &self.st.cell_vars;
