@@ -47,8 +47,8 @@ fn bit_tests_that_read_no_parameter_are_invariant() {
 }
 
 /// A last cell parameter drawn from no set is listed from the whole board as bits: `mark`'s tests are
-/// all bit tests (a flag, a number against a constant, the row as fixed data), so its cells are one
-/// block; `unmark` keeps a test for each candidate. The plain program lists no parameter as bits.
+/// all bit tests (a flag, a number against a constant, two of fixed data, the second erring on the first
+/// row, where the candidates fall back to one-by-one tests), so its cells are one block; `unmark` keeps a test for each candidate. The plain program lists no parameter as bits.
 #[test]
 fn a_last_cell_parameter_without_a_set_is_listed_as_bits() {
     let plans = Plans::new();
@@ -59,6 +59,7 @@ fn a_last_cell_parameter_without_a_set_is_listed_as_bits() {
         [
             BitTest::CellFlag(_, false),
             BitTest::CellVarIs(_, false, 0),
+            BitTest::Fixed(..),
             BitTest::Fixed(..)
         ]
     ));

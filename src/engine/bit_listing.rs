@@ -162,6 +162,7 @@ impl Machine<'_> {
                     let Ok(fixed) = fixed_cells(self, *i, test, *slot) else {
                         return Ok(false);
                     };
+                    // Fewer words: the one-by-one test found that the condition errs on some cell.
                     if fixed.len() < bits.len() {
                         return Ok(false);
                     }

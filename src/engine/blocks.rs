@@ -31,6 +31,9 @@ enum Tail {
     },
 }
 
+/// How a member of a block's bit set (a cell or unit index) becomes an argument.
+type MemberValue = fn(u32) -> Value;
+
 #[derive(Clone, Copy, Debug)]
 struct Head {
     kind: u16,
@@ -267,6 +270,21 @@ impl BlockList {
         self.tail(h, k, board, |v| args.push(v))
     }
 
+    /// The bit set of a block of cells or units, and how one of its members becomes a value.
+    #[inline(always)]
+    fn bit_tail(&self, tail: Tail) -> Option<(&[u64], MemberValue)> {
+        match tail {
+            Tail::Cells(at) => Some((
+                &self.bits[at as usize..at as usize + self.words],
+                Value::Cell,
+            )),
+            Tail::Units { at, words } => {
+                Some((&self.bits[at as usize..(at + words) as usize], Value::Unit))
+            }
+            _ => None,
+        }
+    }
+
     /// Hands `push` the arguments that block `h` adds after its leading ones for its action `k`, in order
     /// (up to three); `None` when `k` is past the block.
     #[inline(always)]
@@ -274,13 +292,9 @@ impl BlockList {
         match h.tail {
             Tail::One => {}
             Tail::Range(first) => push(Value::Int(first + k as i64)),
-            Tail::Cells(at) => {
-                let bits = &self.bits[at as usize..at as usize + self.words];
-                push(Value::Cell(nth_bit(bits, k)?));
-            }
-            Tail::Units { at, words } => {
-                let bits = &self.bits[at as usize..(at + words) as usize];
-                push(Value::Unit(nth_bit(bits, k)?));
+            Tail::Cells(_) | Tail::Units { .. } => {
+                let (bits, value) = self.bit_tail(h.tail)?;
+                push(value(nth_bit(bits, k)?));
             }
             Tail::Neighbours {
                 of,
@@ -317,25 +331,16 @@ impl BlockList {
                     (0..h.size)
                         .map(|j| key_finish(key_arg(lead, Value::Int(first + j as i64)), len + 1)),
                 ),
-                Tail::Cells(at) => {
-                    let bits = &self.bits[at as usize..at as usize + self.words];
+                Tail::Cells(_) | Tail::Units { .. } => {
+                    let Some((bits, value)) = self.bit_tail(h.tail) else {
+                        continue;
+                    };
                     for (w, &word) in bits.iter().enumerate() {
                         let mut b = word;
                         while b != 0 {
-                            let c = (w * 64) as u32 + b.trailing_zeros();
+                            let x = (w * 64) as u32 + b.trailing_zeros();
                             b &= b - 1;
-                            out.push(key_finish(key_arg(lead, Value::Cell(c)), len + 1));
-                        }
-                    }
-                }
-                Tail::Units { at, words } => {
-                    let bits = &self.bits[at as usize..(at + words) as usize];
-                    for (w, &word) in bits.iter().enumerate() {
-                        let mut b = word;
-                        while b != 0 {
-                            let u = (w * 64) as u32 + b.trailing_zeros();
-                            b &= b - 1;
-                            out.push(key_finish(key_arg(lead, Value::Unit(u)), len + 1));
+                            out.push(key_finish(key_arg(lead, value(x)), len + 1));
                         }
                     }
                 }

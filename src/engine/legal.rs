@@ -355,15 +355,8 @@ impl Machine<'_> {
                 if p.unit_block && sink.takes_units() {
                     return self.unit_block(act, p, owner, args, sink);
                 }
-                let slots = g.unit_slots;
                 for u in 0..self.st.units.len() {
-                    let unit = &self.st.units[u];
-                    let passes = unit.alive
-                        && owner.is_none_or(|o| unit.owner == o)
-                        && p.unit_flags.iter().all(|&(offset, want)| {
-                            let raw = self.st.unit_vars[u * slots + offset];
-                            (raw != ABSENT && raw != 0) == want
-                        });
+                    let passes = self.unit_candidate(p, owner, u);
                     if passes && p.units_to_bits {
                         // What a visit would do with nothing to test: bind, then the next parameter.
                         let v = Value::Unit(u as u32);
@@ -512,6 +505,20 @@ impl Machine<'_> {
         Ok(sink.neighbours_range(act.kind, args, c, cells, lo, size))
     }
 
+    /// Whether unit `u` is a candidate of unit parameter `p`: living, of `owner` when the parameter filters
+    /// by owner, and with the flags `p.unit_flags` asks for (tested before any visit: flag reads cannot fail).
+    #[inline(always)]
+    fn unit_candidate(&self, p: &CParam, owner: Option<u8>, u: usize) -> bool {
+        let unit = &self.st.units[u];
+        let slots = self.game.unit_slots;
+        unit.alive
+            && owner.is_none_or(|o| unit.owner == o)
+            && p.unit_flags.iter().all(|&(offset, want)| {
+                let raw = self.st.unit_vars[u * slots + offset];
+                (raw != ABSENT && raw != 0) == want
+            })
+    }
+
     /// Hands the sink the units of a [`CParam::unit_block`] parameter that pass its owner and flags, as one
     /// bit set (in index order, as the walk would visit them).
     fn unit_block<S: Sink>(
@@ -522,18 +529,13 @@ impl Machine<'_> {
         args: &ArgList,
         sink: &mut S,
     ) -> R<bool> {
-        let (units, slots) = (self.st.units.len(), self.game.unit_slots);
+        let units = self.st.units.len();
         let mut bits = std::mem::take(&mut self.rt.unit_bits);
         bits.clear();
         bits.resize(units.div_ceil(64), 0);
         let mut count = 0u64;
-        for (u, unit) in self.st.units.iter().enumerate() {
-            let passes = unit.alive
-                && owner.is_none_or(|o| unit.owner == o)
-                && p.unit_flags.iter().all(|&(offset, want)| {
-                    let raw = self.st.unit_vars[u * slots + offset];
-                    (raw != ABSENT && raw != 0) == want
-                });
+        for u in 0..units {
+            let passes = self.unit_candidate(p, owner, u);
             bits[u / 64] |= u64::from(passes) << (u % 64);
             count += u64::from(passes);
         }

@@ -100,7 +100,8 @@ pub enum BitTest {
     /// `x.var == n` (true) or `x.var != n` (false), the whole number at this offset of the cell's row.
     CellVarIs(usize, bool, i64),
     /// A test of data that never changes during a match (`plan::is_fixed`): the cells passing it are
-    /// made once per player (cache index, the test, the parameter's slot).
+    /// made once per player (cache index, the test, the parameter's slot; the cache is shared with the
+    /// same test in `bit_conds`, whose mark of an error makes the listing test candidates one by one).
     Fixed(usize, Cond, usize),
 }
 
@@ -316,11 +317,11 @@ impl Lowerer<'_> {
                 for part in parts {
                     let slot = a.params[j].slot;
                     if self.opts.scan && super::plan::is_fixed(&part, slot, &self.constant_slots) {
-                        let i = self.fixed_sets;
-                        self.fixed_sets += 1;
+                        // One cache of the cells for both: the one-by-one test marks it when it errs.
+                        let i = self.fixed_index();
                         bit_tests.push(BitTest::Fixed(i, self.cond(&part), slot as usize));
                         let c = self.cond(&part);
-                        bit_conds.push(self.fixed_test(c, slot));
+                        bit_conds.push(self.fixed_test_at(i, c, slot));
                         continue;
                     }
                     match self.bit_test(&part, a.params[j].slot) {

@@ -666,8 +666,20 @@ impl Lowerer<'_> {
     /// as a bit. When it fails with an error on some cell, it is evaluated cell by cell as written (so the
     /// same candidates meet the same error).
     pub(super) fn fixed_test(&mut self, test: Cond, slot: u16) -> Cond {
-        let (i, slot) = (self.fixed_sets, slot as usize);
+        let i = self.fixed_index();
+        self.fixed_test_at(i, test, slot)
+    }
+
+    /// A new index of the per-player cache of fixed cells (`Runtime::fixed`).
+    pub(super) fn fixed_index(&mut self) -> usize {
         self.fixed_sets += 1;
+        self.fixed_sets - 1
+    }
+
+    /// [`Lowerer::fixed_test`] with the cells kept at cache index `i` (shared with a bit test of the same
+    /// condition, which then sees when the condition erred on some cell).
+    pub(super) fn fixed_test_at(&mut self, i: usize, test: Cond, slot: u16) -> Cond {
+        let slot = slot as usize;
         Box::new(move |m: &mut Machine<'_>| -> R<bool> {
             let Value::Cell(c) = m.rt.locals[slot] else {
                 return test(m);
