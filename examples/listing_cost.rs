@@ -6,7 +6,8 @@
 //! --toggle-collect='*listing_cost::listings*'` or `'*listing_cost::applications*'` it gives exact
 //! instruction counts), not a test.
 //!
-//! `cargo run --release --example listing_cost -- RULESET [SUBMISSIONS] [ROUNDS]` (defaults 10 and 100,000)
+//! `cargo run --release --example listing_cost -- RULESET [SUBMISSIONS] [ROUNDS]` (defaults 10 and 100,000);
+//! `ONLY=KIND` in the environment times only that kind's listing.
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -113,12 +114,20 @@ fn main() {
     let mut blocks = BlockList::default();
     listings(&mut engine, &mut m, player, &mut blocks, 10);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
+    // `ONLY=KIND` times that kind's listing alone and nothing else (a profiler then sees only it).
+    let only_kind = std::env::var("ONLY").ok();
+    let all_rounds = if only_kind.is_some() { 0 } else { rounds };
     let ns = per_round(rounds, || {
-        listings(&mut engine, &mut m, player, &mut blocks, rounds)
+        listings(&mut engine, &mut m, player, &mut blocks, all_rounds)
     });
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
-    println!("listing, every kind: {ns:8.1} ns for {} actions ({allocations} allocations in {rounds} listings)", blocks.total());
+    if only_kind.is_none() {
+        println!("listing, every kind: {ns:8.1} ns for {} actions ({allocations} allocations in {rounds} listings)", blocks.total());
+    }
     for (kind, spec) in loaded.game.actions.iter().enumerate() {
+        if only_kind.as_ref().is_some_and(|k| *k != spec.name) {
+            continue;
+        }
         // An engine whose phases that allow this kind allow only it (other phases as they are).
         let mut alone = load_ruleset(name);
         let game = Arc::get_mut(&mut alone.game).expect("a game of its own");
@@ -140,6 +149,9 @@ fn main() {
         );
     }
 
+    if only_kind.is_some() {
+        return;
+    }
     let mut all = Vec::new();
     engine
         .legal(&mut m.clone(), player, &mut all)

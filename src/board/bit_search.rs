@@ -75,6 +75,33 @@ impl Board {
         true
     }
 
+    /// The same length as [`Board::steps`] when the test is membership of a bit set: the fewest steps from
+    /// `from` to `to`, at most `max`, every intermediate cell's bit set in `passable` (the end points are
+    /// not tested; `from == to` is 0). Layer by layer a word of 64 cells at a time, stopping at the layer that
+    /// touches `to`. The outer `None` on boards too large for it (callers then use [`Board::steps`]).
+    pub fn steps_bits(
+        &self,
+        from: CellId,
+        to: CellId,
+        max: u32,
+        passable: &[u64],
+    ) -> Option<Option<u32>> {
+        if !self.contains(from) || !self.contains(to) {
+            return Some(None);
+        }
+        if from == to {
+            return Some(Some(0));
+        }
+        let masks = self.neighbour_masks();
+        match self.len().div_ceil(64) {
+            1 => steps_fixed::<1>(masks, from, to, max, passable),
+            2 => steps_fixed::<2>(masks, from, to, max, passable),
+            3 => steps_fixed::<3>(masks, from, to, max, passable),
+            4 => steps_fixed::<4>(masks, from, to, max, passable),
+            _ => None,
+        }
+    }
+
     /// The cells [`Board::within`] lists, as bits written to `out` (one word per 64 cells of the board).
     /// Reads the cached mask or the distance table's row, so nothing is allocated on boards that have either.
     pub fn within_bits(&self, from: CellId, radius: u32, out: &mut [u64]) {
@@ -158,6 +185,52 @@ fn reachable_fixed<const W: usize>(
         *o = seen[k] & !start(k);
     }
     true
+}
+
+/// [`Board::steps_bits`] on a board of exactly `W` words of cells, `from != to` both on it.
+#[inline(always)]
+fn steps_fixed<const W: usize>(
+    masks: &[u64],
+    from: CellId,
+    to: CellId,
+    max: u32,
+    passable: &[u64],
+) -> Option<Option<u32>> {
+    let passable: [u64; W] = passable.try_into().ok()?;
+    let (from_word, from_mask) = (from as usize / 64, 1u64 << (from % 64));
+    let (to_word, to_mask) = (to as usize / 64, 1u64 << (to % 64));
+    // The start's bit put in each word by value (see `reachable_fixed`).
+    let mut seen: [u64; W] = std::array::from_fn(|k| if k == from_word { from_mask } else { 0 });
+    let mut frontier = seen;
+    for depth in 1..=max {
+        let mut next = [0u64; W];
+        for (w, &word) in frontier.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let c = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                let m = &masks[c * W..c * W + W];
+                for k in 0..W {
+                    next[k] |= m[k];
+                }
+            }
+        }
+        // The destination is reached from any cell of the frontier, passable or not itself.
+        if next[to_word] & to_mask != 0 {
+            return Some(Some(depth));
+        }
+        let mut any = 0;
+        for k in 0..W {
+            next[k] &= passable[k] & !seen[k];
+            seen[k] |= next[k];
+            any |= next[k];
+        }
+        if any == 0 {
+            break;
+        }
+        frontier = next;
+    }
+    Some(None)
 }
 
 /// `out.fill(0)` for the few words of a small board without a call: a library `memset` for three words

@@ -577,6 +577,48 @@ mod tests {
     }
 
     #[test]
+    fn steps_bits_match_steps_on_boards_of_every_width() {
+        // 1 to 4 words search as bits; 7 words answer that they cannot.
+        let boards = [
+            Board::square(5, 5, false, row_col_ids()).unwrap(),
+            Board::square(10, 10, true, row_col_ids()).unwrap(),
+            hex_board(HexLayout::OddR),
+            hex_board(HexLayout::EvenR),
+            Board::square(16, 16, false, row_col_ids()).unwrap(),
+        ];
+        let mut scratch = SearchScratch::new();
+        let mut random = Lcg(13);
+        for board in &boards {
+            let words = board.len().div_ceil(64);
+            for _ in 0..60 {
+                let blocked: Vec<bool> = (0..board.len())
+                    .map(|_| random.next().is_multiple_of(3))
+                    .collect();
+                let mut passable = vec![0u64; words];
+                for c in (0..board.len()).filter(|&c| !blocked[c]) {
+                    passable[c / 64] |= 1 << (c % 64);
+                }
+                let from = random.next() % board.len() as CellId;
+                let max = random.next() % 9;
+                for to in 0..board.len() as CellId {
+                    let expected =
+                        board.steps(from, to, max, |c| !blocked[c as usize], &mut scratch);
+                    assert_eq!(
+                        board.steps_bits(from, to, max, &passable),
+                        Some(expected),
+                        "{} cells, from {from} to {to} within {max}",
+                        board.len()
+                    );
+                }
+            }
+        }
+        let large = Board::square(20, 20, false, row_col_ids()).unwrap();
+        assert_eq!(large.steps_bits(0, 1, 3, &[!0; 7]), None);
+        let board = hex_board(HexLayout::OddR);
+        assert_eq!(board.steps_bits(0, 5_000, 3, &[!0; 3]), Some(None));
+    }
+
+    #[test]
     fn within_bits_are_the_cells_within_lists() {
         let ids = || IdScheme {
             first: Axis::Col,

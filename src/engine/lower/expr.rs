@@ -510,6 +510,7 @@ impl Lowerer<'_> {
             } => {
                 let (from, to, max) = (self.arg(from), self.arg(to), self.arg(max));
                 let empty_test = self.opts.specialise && is_empty_test(pred, *slot);
+                let as_bits = self.passable_bits(pred, *slot);
                 let slot = *slot as usize;
                 let pred = self.cond(pred);
                 ev!(|m| {
@@ -518,6 +519,11 @@ impl Lowerer<'_> {
                     };
                     let max = max.int_or(m, 0)?.clamp(0, u32::MAX as i64) as u32;
                     let g = m.game;
+                    if let Some(passable) = &as_bits {
+                        if let Some(r) = passable.steps(m, a, b, max, slot) {
+                            return Ok(r.map_or(Value::None, |d| Value::Int(d as i64)));
+                        }
+                    }
                     let mut scratch = std::mem::take(&mut m.rt.search);
                     let r = if empty_test {
                         let occupant = &m.st.occupant;

@@ -14,6 +14,7 @@ mod expr;
 mod int;
 mod leaf;
 mod list;
+mod passable;
 pub mod native;
 mod orders;
 mod plan;

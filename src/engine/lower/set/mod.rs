@@ -684,19 +684,8 @@ impl Lowerer<'_> {
             let Value::Cell(c) = m.rt.locals[slot] else {
                 return test(m);
             };
-            let bits = match fixed_cells(m, i, &test, slot) {
-                Ok(bits) => bits,
-                Err(_) => {
-                    // It erred on some cell: an empty set of words marks it, so it runs cell by cell.
-                    m.rt.locals[slot] = Value::Cell(c);
-                    let key = i * m.game.players.len() + m.me as usize;
-                    if m.rt.fixed.len() <= key {
-                        m.rt.fixed.resize(key + 1, None);
-                    }
-                    m.rt.fixed[key] = Some(Rc::from([]));
-                    return test(m);
-                }
-            };
+            let bits = fixed_cells_or_mark(m, i, &test, slot);
+            m.rt.locals[slot] = Value::Cell(c);
             match bits.get(c as usize / 64) {
                 Some(w) => Ok(w >> (c % 64) & 1 == 1),
                 None => test(m),
@@ -749,6 +738,24 @@ fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
         bits &= if e { !occ } else { occ };
     }
     bits
+}
+
+/// [`fixed_cells`], or no words when the condition errs on some cell, marked so in the cache (so each use
+/// learns it at once and tests cell by cell, meeting the error only where a candidate reaches it). The
+/// slot's value may be changed.
+pub(crate) fn fixed_cells_or_mark(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> Rc<[u64]> {
+    match fixed_cells(m, i, e, slot) {
+        Ok(bits) => bits,
+        Err(_) => {
+            let key = i * m.game.players.len() + m.me as usize;
+            if m.rt.fixed.len() <= key {
+                m.rt.fixed.resize(key + 1, None);
+            }
+            let none: Rc<[u64]> = Rc::from([]);
+            m.rt.fixed[key] = Some(none.clone());
+            none
+        }
+    }
 }
 
 pub(crate) fn fixed_cells(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> R<Rc<[u64]>> {
