@@ -4,7 +4,8 @@
 //! and every kind of set walked by loops, counts, sums, `any` and `first`) is lowered
 //! twice: with every optimisation (leaf operands read in place, typed reads, scheduled and hoisted tests,
 //! planned scans, cached fixed sets) and with none. The same seeded games between random agents (which pick by counting blocks of legal actions
-//! and apply them trusted) and between greedy agents (which list every action) are recorded on both, and
+//! and apply them trusted, and in simultaneous turns whose orders cannot interact act on the live match,
+//! where the plain program has them decide on a copy of the turn start) and between greedy agents (which list every action) are recorded on both, and
 //! their events, results and final states must be identical; a third run re-applies every submission
 //! step by step through the checked path (the per-step checks), so trusted and checked application agree.
 //! The rulesets' evaluations are compared value for value at every position of random games.

@@ -65,6 +65,14 @@ pub trait Agent {
         false
     }
 
+    /// Whether the agent's decisions depend on nothing but the legal actions listed for it (and its own
+    /// generator): such an agent decides the same on any position with the same legal actions. A later
+    /// player of a simultaneous turn may then act on the live match instead of a copy of the turn start
+    /// when the phase's orders cannot change one another's legality (`simulate::play`). False by default.
+    fn decides_from_legal_actions_only(&self) -> bool {
+        false
+    }
+
     /// The match is over: an agent outside the process is told the result and let go. Agents dropped
     /// without it (a match that failed) are let go all the same.
     fn finish(&mut self, _engine: &Engine, _m: &Match, _player: PlayerIdx) {}

@@ -51,6 +51,10 @@ impl Agent for RandomAgent {
         true
     }
 
+    fn decides_from_legal_actions_only(&self) -> bool {
+        true
+    }
+
     fn act_into(
         &mut self,
         engine: &mut Engine,
@@ -125,6 +129,10 @@ impl Agent for RandomKindAgent {
     fn restart(&mut self, seed: u64, player: PlayerIdx) -> bool {
         self.rng
             .restream(RngKind::ChaCha8, seed, STREAM_BASE + player as u64);
+        true
+    }
+
+    fn decides_from_legal_actions_only(&self) -> bool {
         true
     }
 

@@ -214,6 +214,13 @@ impl Engine {
         (0..self.game.players.len() as u8).find(|p| m.state.is_due(*p))
     }
 
+    /// Whether the orders of the current phase cannot change one another's legality (`lower/orders.rs`;
+    /// false outside `orders` phases): a player's orders legal on the turn start are legal after any other
+    /// player's, and list the same.
+    pub fn orders_independent(&self, m: &Match) -> bool {
+        self.prog.phases[m.state.phase as usize].orders_trusted
+    }
+
     /// Runs an enumeration for `player` over the current phase's actions; `None` when the player is not due.
     fn enumerate<T>(
         &mut self,

@@ -137,6 +137,7 @@ pub fn play_match_observed(
     let mut view: Option<Match> = None;
     // Each decision's actions, in one buffer reused across decisions.
     let mut actions: Vec<Action> = Vec::new();
+    let legal_only = agents.iter().all(|a| a.decides_from_legal_actions_only());
     while !m.state.is_over() {
         let Some(p) = engine.first_due(&m) else {
             return Err(RunError::new(
@@ -153,7 +154,12 @@ pub fn play_match_observed(
         let first_event = events.len();
         let (ply, due) = (m.state.ply, m.state.due);
         let agent = agents[p as usize].as_mut();
-        let handed = if game.phase(&m.state).submission != Submission::Orders {
+        let handed = if game.phase(&m.state).submission != Submission::Orders
+            || (legal_only && engine.orders_independent(&m))
+        {
+            // Agents that decide from the legal actions alone list on the live match what they would on the
+            // turn start when no player's orders can change another's legality: every player of such a
+            // turn acts on the live match, and the turn start need not be copied.
             agent.act_into(engine, &mut m, p, &mut actions)?;
             agent.take_handed_in()
         } else if let Some(start) = turn_start.as_mut().filter(|s| s.state.ply == m.state.ply) {

@@ -743,7 +743,12 @@ fn scan_word(m: &Machine<'_>, n: usize, w: usize, scan: &CellScan) -> u64 {
 /// [`fixed_cells`], or no words when the condition errs on some cell, marked so in the cache (so each use
 /// learns it at once and tests cell by cell, meeting the error only where a candidate reaches it). The
 /// slot's value may be changed.
-pub(crate) fn fixed_cells_or_mark(m: &mut Machine<'_>, i: usize, e: &Cond, slot: usize) -> Rc<[u64]> {
+pub(crate) fn fixed_cells_or_mark(
+    m: &mut Machine<'_>,
+    i: usize,
+    e: &Cond,
+    slot: usize,
+) -> Rc<[u64]> {
     match fixed_cells(m, i, e, slot) {
         Ok(bits) => bits,
         Err(_) => {
