@@ -82,3 +82,16 @@ fn a_last_unit_parameter_tested_on_owner_and_flags_is_one_block() {
     assert!(brace.unit_block && !brace.unit_flags.is_empty());
     assert!(!plans.param("move", 0).unit_block);
 }
+
+/// `post`'s cells (`cells where row >= 3`, held by the player and empty) read no earlier parameter: the
+/// whole listing as bits is made once per walk and copied for each kind. `shoot`'s targets are drawn
+/// around its unit, and `mark` is a first parameter (listed once per walk anyway).
+#[test]
+fn a_listing_that_reads_no_earlier_parameter_is_made_once_per_walk() {
+    let plans = Plans::new();
+    let post = plans.param("post", 1);
+    assert!(post.bits_listable && post.cell_block && post.listing_invariant);
+    assert!(!plans.param("shoot", 1).listing_invariant);
+    assert!(!plans.param("tag", 1).listing_invariant);
+    assert!(!plans.param("mark", 0).listing_invariant);
+}

@@ -86,6 +86,27 @@ impl Machine<'_> {
 
     #[inline(always)]
     fn list_bits_in(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
+        if p.listing_invariant {
+            // The same cells for every candidate of the earlier parameters: listed by the first of this
+            // walk (the walk never changes the state) and copied for the others.
+            let key = p as *const CParam as usize;
+            if self.rt.bit_mask_of != key {
+                let mut listed = std::mem::take(&mut self.rt.bit_mask);
+                listed.clear();
+                listed.resize(bits.len(), 0);
+                let made = match set.bits(self, &mut listed) {
+                    Ok(true) => self.apply_bit_tests(p, &mut listed),
+                    other => other,
+                };
+                self.rt.bit_mask = listed;
+                if !made? {
+                    return Ok(false);
+                }
+                self.rt.bit_mask_of = key;
+            }
+            bits.copy_from_slice(&self.rt.bit_mask);
+            return Ok(true);
+        }
         if !set.bits(self, bits)? {
             return Ok(false);
         }

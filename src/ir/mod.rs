@@ -260,14 +260,20 @@ impl Expr {
     /// (random numbers, scripts), which must never be evaluated speculatively.
     pub fn reads(&self, out: &mut Vec<u16>) -> bool {
         let mut pure = true;
-        self.visit(&mut |e| match e {
+        self.visit(&mut |e| e.read_by_itself(out, &mut pure));
+        pure
+    }
+
+    /// What this node alone reads (not its operands): a local into `out`; `pure` cleared when it draws
+    /// random numbers or calls a script.
+    fn read_by_itself(&self, out: &mut Vec<u16>, pure: &mut bool) {
+        match self {
             Expr::Local(s) => out.push(*s),
             Expr::Script(..)
             | Expr::Call(Builtin::Random | Builtin::Coin | Builtin::Chance, _)
-            | Expr::List(ListOp::Roll, _) => pure = false,
+            | Expr::List(ListOp::Roll, _) => *pure = false,
             _ => {}
-        });
-        pure
+        }
     }
 
     /// Whether evaluating this draws random numbers.
@@ -350,6 +356,14 @@ impl SetExpr {
             )
         });
         d
+    }
+
+    /// [`Expr::reads`] of every expression of the set: the locals it reads (its own element among them)
+    /// into `out`; false when listing it draws random numbers or calls a script.
+    pub fn reads(&self, out: &mut Vec<u16>) -> bool {
+        let mut pure = true;
+        self.visit(&mut |e| e.read_by_itself(out, &mut pure));
+        pure
     }
 
     /// Calls [`Expr::visit`] on every expression of the set (its source's operands and its filter).

@@ -51,6 +51,10 @@ pub struct CParam {
     /// walk makes them once and intersects each candidate's set with them (a unit's targets with the
     /// enemy's cells).
     pub bits_invariant: bool,
+    /// Whether the whole listing as bits reads no earlier parameter: its source reads none (or it has none,
+    /// every cell) and its bit tests are invariant (or it has none), so a walk lists it once and every
+    /// candidate of the earlier parameters gets a copy (a unit type's recruitment sites).
+    pub listing_invariant: bool,
     /// Whether the source can be listed as bits (then `bit_tests` apply).
     pub bits_listable: bool,
     /// The last parameter, listable as bits with nothing left to test per candidate: its values are
@@ -388,8 +392,23 @@ impl Lowerer<'_> {
                         matches!(x, Arg::Me | Arg::Opponent | Arg::Const(_))
                     }
                 });
+            let source_reads_no_parameter = match &p.source {
+                Some((set, _)) => {
+                    let mut used = Vec::new();
+                    set.reads(&mut used)
+                        && !used
+                            .iter()
+                            .any(|u| a.params[..j].iter().any(|q| q.slot == *u))
+                }
+                None => whole_board[j],
+            };
+            let listing_invariant = j > 0
+                && bits_listable
+                && source_reads_no_parameter
+                && (bit_tests.is_empty() || bits_invariant);
             params.push(CParam {
                 bits_invariant,
+                listing_invariant,
                 bit_tests,
                 bit_conds,
                 bits_listable,
