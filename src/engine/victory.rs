@@ -111,21 +111,29 @@ impl Machine<'_> {
         let g = self.game;
         // Bit set of players still in the game (at most 8 players): those with a living unit, or in a
         // game without units, those owning a cell.
+        let n = g.players.len() as u32;
+        // Once every player is seen, nobody is eliminated: most checks stop after a few units.
+        let everyone = (1u32 << n) - 1;
         let mut alive = 0u32;
         if g.unit_table.is_some() {
             for u in &self.st.units {
                 if u.alive {
                     alive |= 1 << u.owner;
+                    if alive == everyone {
+                        return;
+                    }
                 }
             }
         } else {
             for &o in &self.st.owner {
                 if o != crate::model::state::NO_OWNER {
                     alive |= 1 << o;
+                    if alive == everyone {
+                        return;
+                    }
                 }
             }
         }
-        let n = g.players.len() as u32;
         let left = alive.count_ones();
         if left < n {
             match left {
