@@ -44,7 +44,11 @@ impl Machine<'_> {
     fn reset_scratch(&mut self) {
         let (g, prog) = (self.game, self.prog);
         let blend = prog.scratch_cell_blend.as_ref();
-        if let Some((mask, values)) = blend.filter(|(m, _)| m.len() == self.st.cell_vars.len()) {
+        if let Some((start, values)) = &prog.scratch_cell_run {
+            reset_run(&mut self.st.cell_vars, g.cell_slots, *start, values);
+        } else if let Some((mask, values)) =
+            blend.filter(|(m, _)| m.len() == self.st.cell_vars.len())
+        {
             // Indexed over slices of one length: the compiler vectorises this form (the zipped
             // iterators were read a word at a time).
             let vars = &mut self.st.cell_vars[..];
@@ -306,5 +310,62 @@ impl Machine<'_> {
             }
         }
         self.begin_phase(0)
+    }
+}
+
+/// Writes `values` at slot `start` of every row of `stride` slots, with the run's length known to the
+/// compiler for runs of up to [`crate::engine::lower::SCRATCH_RUN_MAX`] slots (a store or two per row,
+/// no call).
+fn reset_run(vars: &mut [i64], stride: usize, start: usize, values: &[i64]) {
+    match values.len() {
+        1 => reset_run_of::<1>(vars, stride, start, values),
+        2 => reset_run_of::<2>(vars, stride, start, values),
+        3 => reset_run_of::<3>(vars, stride, start, values),
+        4 => reset_run_of::<4>(vars, stride, start, values),
+        5 => reset_run_of::<5>(vars, stride, start, values),
+        6 => reset_run_of::<6>(vars, stride, start, values),
+        7 => reset_run_of::<7>(vars, stride, start, values),
+        8 => reset_run_of::<8>(vars, stride, start, values),
+        n => {
+            for row in vars.chunks_exact_mut(stride) {
+                row[start..start + n].copy_from_slice(values);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn reset_run_of<const L: usize>(vars: &mut [i64], stride: usize, start: usize, values: &[i64]) {
+    let Ok(run) = <[i64; L]>::try_from(values) else {
+        return;
+    };
+    if stride < start + L {
+        return;
+    }
+    for row in vars.chunks_exact_mut(stride) {
+        row[start..start + L].copy_from_slice(&run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reset_run;
+
+    /// Every run length writes exactly the run's slots of every row.
+    #[test]
+    fn reset_run_writes_the_run_of_every_row_and_nothing_else() {
+        for len in 1..=10 {
+            for start in 0..3 {
+                let stride = start + len + 2;
+                let values: Vec<i64> = (0..len as i64).map(|v| 100 + v).collect();
+                let mut vars: Vec<i64> = (0..5 * stride as i64).collect();
+                let mut expected = vars.clone();
+                for row in expected.chunks_exact_mut(stride) {
+                    row[start..start + len].copy_from_slice(&values);
+                }
+                reset_run(&mut vars, stride, start, &values);
+                assert_eq!(vars, expected, "run of {len} at {start}");
+            }
+        }
     }
 }

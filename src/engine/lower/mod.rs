@@ -133,6 +133,10 @@ pub struct Program {
     /// cell variables, all ones where a planning variable is reset (and its initial value in the second
     /// array), zero elsewhere. One branch-free pass the compiler vectorises, instead of a store per slot.
     pub scratch_cell_blend: Option<(Vec<i64>, Vec<i64>)>,
+    /// The cell variables' reset when the planning variables are one run of consecutive slots of at most
+    /// [`SCRATCH_RUN_MAX`] (their first slot and initial values): each row gets the run as one store of a
+    /// known size, fewer steps than the blend's pass over every slot.
+    pub scratch_cell_run: Option<(usize, Vec<i64>)>,
     /// How many cell sets have a fixed pre-filter (each has an index into the runtime's cache).
     pub fixed_sets: usize,
     /// Per script function, its lowered native body (empty when native scripts are off).
@@ -253,6 +257,7 @@ impl Program {
             cell_initial,
             initial_owner,
             scratch_cell_blend: scratch_blend(&scratch_cells, game),
+            scratch_cell_run: scratch_run(&scratch_cells),
             scratch_cells,
             scratch_players: scratch(&game.player_vars)
                 .into_iter()
@@ -293,6 +298,23 @@ impl<'g> Lowerer<'g> {
 /// Most cell variable slots (cells x slots) whose reset is done as one blend (two arrays of this size).
 const SCRATCH_BLEND_MAX: usize = 1 << 14;
 
+/// The longest run of planning variables reset as one store per row ([`Program::scratch_cell_run`]).
+pub const SCRATCH_RUN_MAX: usize = 8;
+
+/// [`Program::scratch_cell_run`] for these reset pairs: their first slot and values in slot order, when the
+/// slots are consecutive and at most [`SCRATCH_RUN_MAX`].
+fn scratch_run(pairs: &[(usize, i64)]) -> Option<(usize, Vec<i64>)> {
+    let mut sorted = pairs.to_vec();
+    sorted.sort_by_key(|&(slot, _)| slot);
+    let start = sorted.first()?.0;
+    let consecutive = sorted
+        .iter()
+        .enumerate()
+        .all(|(i, &(slot, _))| slot == start + i);
+    (consecutive && sorted.len() <= SCRATCH_RUN_MAX)
+        .then(|| (start, sorted.iter().map(|&(_, v)| v).collect()))
+}
+
 /// The mask and values of [`Program::scratch_cell_blend`] for these reset pairs, when there are any and
 /// the board is small enough.
 fn scratch_blend(pairs: &[(usize, i64)], game: &Game) -> Option<(Vec<i64>, Vec<i64>)> {
@@ -308,4 +330,25 @@ fn scratch_blend(pairs: &[(usize, i64)], game: &Game) -> Option<(Vec<i64>, Vec<i
         }
     }
     Some((mask, values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scratch_run;
+
+    #[test]
+    fn scratch_run_takes_consecutive_slots_in_slot_order() {
+        assert_eq!(
+            scratch_run(&[(3, 7), (1, 5), (2, 6)]),
+            Some((1, vec![5, 6, 7]))
+        );
+        assert_eq!(scratch_run(&[(1, 0), (3, 0)]), None);
+        assert_eq!(scratch_run(&[]), None);
+        let long: Vec<(usize, i64)> = (0..9).map(|s| (s, 0)).collect();
+        assert_eq!(scratch_run(&long), None);
+        assert_eq!(
+            scratch_run(&long[..8]).map(|(s, v)| (s, v.len())),
+            Some((0, 8))
+        );
+    }
 }
