@@ -1,4 +1,4 @@
-//! A search's passability test made as bits: `steps(a, b, n, it.empty and not it.terrain.blocks)` asks a
+//! A search's passability test made as bits: `steps(a, b, n, it.empty and not it.kind.closed)` asks a
 //! condition of every cell the search enters. When the condition is cell emptiness and tests of fixed
 //! data (`constant` cell variables, table rows they name, `me`), the passable cells are the free cells
 //! (a word of the state's occupancy) and the fixed cells (made once per player, see `fixed_cells`), and the
