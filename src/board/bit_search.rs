@@ -158,25 +158,8 @@ fn reachable_fixed<const W: usize>(
     let mut seen: [u64; W] = std::array::from_fn(start);
     let mut frontier = seen;
     for _ in 0..max {
-        let mut next = [0u64; W];
-        for (w, &word) in frontier.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                let c = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                let m = &masks[c * W..c * W + W];
-                for k in 0..W {
-                    next[k] |= m[k];
-                }
-            }
-        }
-        let mut any = 0;
-        for k in 0..W {
-            next[k] &= passable[k] & !seen[k];
-            seen[k] |= next[k];
-            any |= next[k];
-        }
-        if any == 0 {
+        let mut next = next_to::<W>(masks, &frontier);
+        if !advance(&mut next, &passable, &mut seen) {
             break;
         }
         frontier = next;
@@ -203,34 +186,49 @@ fn steps_fixed<const W: usize>(
     let mut seen: [u64; W] = std::array::from_fn(|k| if k == from_word { from_mask } else { 0 });
     let mut frontier = seen;
     for depth in 1..=max {
-        let mut next = [0u64; W];
-        for (w, &word) in frontier.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                let c = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                let m = &masks[c * W..c * W + W];
-                for k in 0..W {
-                    next[k] |= m[k];
-                }
-            }
-        }
+        let mut next = next_to::<W>(masks, &frontier);
         // The destination is reached from any cell of the frontier, passable or not itself.
         if next[to_word] & to_mask != 0 {
             return Some(Some(depth));
         }
-        let mut any = 0;
-        for k in 0..W {
-            next[k] &= passable[k] & !seen[k];
-            seen[k] |= next[k];
-            any |= next[k];
-        }
-        if any == 0 {
+        if !advance(&mut next, &passable, &mut seen) {
             break;
         }
         frontier = next;
     }
     Some(None)
+}
+
+/// The cells next to any cell of `frontier`, a board of `W` words (`masks`: each cell's neighbours as `W`
+/// words).
+#[inline(always)]
+fn next_to<const W: usize>(masks: &[u64], frontier: &[u64; W]) -> [u64; W] {
+    let mut next = [0u64; W];
+    for (w, &word) in frontier.iter().enumerate() {
+        let mut b = word;
+        while b != 0 {
+            let c = w * 64 + b.trailing_zeros() as usize;
+            b &= b - 1;
+            let m = &masks[c * W..c * W + W];
+            for k in 0..W {
+                next[k] |= m[k];
+            }
+        }
+    }
+    next
+}
+
+/// Keeps in `next` the passable cells not seen before and adds them to `seen`; whether any was kept (the
+/// search goes on).
+#[inline(always)]
+fn advance<const W: usize>(next: &mut [u64; W], passable: &[u64; W], seen: &mut [u64; W]) -> bool {
+    let mut any = 0;
+    for k in 0..W {
+        next[k] &= passable[k] & !seen[k];
+        seen[k] |= next[k];
+        any |= next[k];
+    }
+    any != 0
 }
 
 /// `out.fill(0)` for the few words of a small board without a call: a library `memset` for three words

@@ -295,6 +295,30 @@ mod tests {
         }
     }
 
+    /// Boards of 1, 2, 3 (both hex layouts), 4 and 7 words of cells.
+    fn boards_of_every_width() -> [Board; 6] {
+        [
+            Board::square(5, 5, false, row_col_ids()).unwrap(),
+            Board::square(10, 10, true, row_col_ids()).unwrap(),
+            hex_board(HexLayout::OddR),
+            hex_board(HexLayout::EvenR),
+            Board::square(16, 16, false, row_col_ids()).unwrap(),
+            Board::square(20, 20, false, row_col_ids()).unwrap(),
+        ]
+    }
+
+    /// About one cell in `every` blocked at random, and the others as bits (one word per 64 cells).
+    fn random_blocks(board: &Board, random: &mut Lcg, every: u32) -> (Vec<bool>, Vec<u64>) {
+        let blocked: Vec<bool> = (0..board.len())
+            .map(|_| random.next().is_multiple_of(every))
+            .collect();
+        let mut passable = vec![0u64; board.len().div_ceil(64)];
+        for c in (0..board.len()).filter(|&c| !blocked[c]) {
+            passable[c / 64] |= 1 << (c % 64);
+        }
+        (blocked, passable)
+    }
+
     /// Plain breadth-first search without pruning, tables or scratch reuse: the reference
     /// the optimised searches are checked against.
     fn reference_hops(board: &Board, from: CellId, blocked: &[bool]) -> Vec<Option<u32>> {
@@ -535,27 +559,14 @@ mod tests {
     #[test]
     fn reachable_bits_match_a_plain_reference_search_on_boards_of_every_width() {
         // 1, 2, 3 and 4 words take the fixed-size path, 7 words the general one.
-        let boards = [
-            Board::square(5, 5, false, row_col_ids()).unwrap(),
-            Board::square(10, 10, true, row_col_ids()).unwrap(),
-            hex_board(HexLayout::OddR),
-            hex_board(HexLayout::EvenR),
-            Board::square(16, 16, false, row_col_ids()).unwrap(),
-            Board::square(20, 20, false, row_col_ids()).unwrap(),
-        ];
+        let boards = boards_of_every_width();
         let mut scratch = SearchScratch::new();
         let mut random = Lcg(11);
         for board in &boards {
             let words = board.len().div_ceil(64);
             let mut out = vec![u64::MAX; words];
             for _ in 0..100 {
-                let blocked: Vec<bool> = (0..board.len())
-                    .map(|_| random.next().is_multiple_of(4))
-                    .collect();
-                let mut passable = vec![0u64; words];
-                for c in (0..board.len()).filter(|&c| !blocked[c]) {
-                    passable[c / 64] |= 1 << (c % 64);
-                }
+                let (blocked, passable) = random_blocks(board, &mut random, 4);
                 let from = random.next() % board.len() as CellId;
                 let max = random.next() % 8;
                 assert!(board.reachable_bits(from, max, &passable, &mut scratch, &mut out));
@@ -578,26 +589,13 @@ mod tests {
 
     #[test]
     fn steps_bits_match_steps_on_boards_of_every_width() {
-        // 1 to 4 words search as bits; 7 words answer that they cannot.
-        let boards = [
-            Board::square(5, 5, false, row_col_ids()).unwrap(),
-            Board::square(10, 10, true, row_col_ids()).unwrap(),
-            hex_board(HexLayout::OddR),
-            hex_board(HexLayout::EvenR),
-            Board::square(16, 16, false, row_col_ids()).unwrap(),
-        ];
+        // 1 to 4 words search as bits; 7 words answer that they cannot (checked below).
+        let boards = &boards_of_every_width()[..5];
         let mut scratch = SearchScratch::new();
         let mut random = Lcg(13);
-        for board in &boards {
-            let words = board.len().div_ceil(64);
+        for board in boards {
             for _ in 0..60 {
-                let blocked: Vec<bool> = (0..board.len())
-                    .map(|_| random.next().is_multiple_of(3))
-                    .collect();
-                let mut passable = vec![0u64; words];
-                for c in (0..board.len()).filter(|&c| !blocked[c]) {
-                    passable[c / 64] |= 1 << (c % 64);
-                }
+                let (blocked, passable) = random_blocks(board, &mut random, 3);
                 let from = random.next() % board.len() as CellId;
                 let max = random.next() % 9;
                 for to in 0..board.len() as CellId {
