@@ -95,3 +95,15 @@ fn a_listing_that_reads_no_earlier_parameter_is_made_once_per_walk() {
     assert!(!plans.param("tag", 1).listing_invariant);
     assert!(!plans.param("mark", 0).listing_invariant);
 }
+
+/// `spread`'s `from` must be held by the player and is followed by its own neighbours x an amount: it is
+/// listed from the whole board as bits (its tests bit tests), and each cell's block goes to the sink
+/// without a visit. `move`'s destination is drawn from a set, so its unit is visited as before.
+#[test]
+fn a_held_cell_followed_by_its_neighbours_and_an_amount_is_listed_as_blocks() {
+    let plans = Plans::new();
+    let from = plans.param("spread", 0);
+    assert!(from.bits_listable && from.bits_to_product && from.tests.is_empty());
+    assert!(plans.param("spread", 1).product_block);
+    assert!(!plans.param("move", 0).bits_to_product);
+}

@@ -4,7 +4,7 @@
 //! remaining cell visited in board order. The walk itself is in `legal.rs`.
 use super::legal::{CellCandidate, Known, Sink};
 use super::lower::fixed_cells;
-use super::lower::{BitTest, CAction, CParam};
+use super::lower::{BitTest, Bounds, CAction, CParam};
 use super::machine::{Machine, RunError};
 use crate::model::action::ArgList;
 use crate::model::state::NO_OWNER;
@@ -47,6 +47,14 @@ impl Machine<'_> {
                 while b != 0 {
                     let c = (w * 64) as u32 + b.trailing_zeros();
                     b &= b - 1;
+                    if p.bits_to_product {
+                        if let Some(go) = m.cell_product(act, p, c, args, sink)? {
+                            if !go {
+                                return Ok(Some(false));
+                            }
+                            continue;
+                        }
+                    }
                     if !m.visit(act, p, i, CellCandidate(c), args, sink, Known::BitTests)? {
                         return Ok(Some(false));
                     }
@@ -54,6 +62,36 @@ impl Machine<'_> {
             }
             Ok(Some(true))
         })
+    }
+
+    /// Cell `c` of a [`CParam::bits_to_product`] parameter: its range's bounds evaluated as a visit would,
+    /// then its neighbours x that range handed to the sink as one block naming the cell (a cell whose range
+    /// is empty lists nothing). `None` when the sink takes no such block: the cell is then visited.
+    #[inline(always)]
+    fn cell_product<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        c: u32,
+        args: &mut ArgList,
+        sink: &mut S,
+    ) -> R<Option<bool>> {
+        self.rt.locals[p.slot] = Value::Cell(c);
+        let (lo, hi) = match &p.ranges[0].0 {
+            Bounds::Typed(lo, hi) => (lo.get(self), hi.get(self)),
+            Bounds::Int(lo, hi) => (lo.get(self)?, hi.get(self)?),
+            Bounds::Generic(..) => return Ok(None),
+        };
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Ok(Some(true));
+        };
+        if hi < lo {
+            return Ok(Some(true));
+        }
+        let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+        let cells = self.game.board.neighbours(c);
+        sink.cell_neighbours_range(act.kind, args, c, cells, lo, size)
+            .transpose()
     }
 
     /// Runs `f` with one word per 64 cells of the board, of unspecified content: on the stack for boards of

@@ -81,6 +81,11 @@ pub struct CParam {
     /// The last parameter, a unit with nothing to test per unit beyond its owner and flags: the passing
     /// units are counted and picked as a bit set instead of visited one by one.
     pub unit_block: bool,
+    /// A cell parameter listed as bits, with nothing to test per cell but one hoisted range of typed or
+    /// whole-number bounds, followed by a [`CParam::product_block`] of its own neighbours x the amount that
+    /// range bounds (`from` of `move from to amount`): each cell's block goes to the sink at once, naming the
+    /// cell, without a visit.
+    pub bits_to_product: bool,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
@@ -155,6 +160,19 @@ impl Lowerer<'_> {
         let mut owner_filters: Vec<Option<&Expr>> = vec![None; n];
         // A last cell parameter drawn from no set is listed from the whole board as bits: its owner, emptiness
         // and cell-variable tests are word operations, and with nothing else to test its cells are one block.
+        // So is one the player must own that is followed by its own neighbours x an amount (`move from to
+        // amount`): each cell's neighbours x amounts then go to the sink as one block
+        // (`CParam::bits_to_product`).
+        let product_after = |j: usize| {
+            j + 3 == n
+                && matches!(
+                    &a.params[j + 1].source,
+                    Some((SetExpr { source: SetSource::Neighbours(Expr::Local(s)), filter: None, .. }, _))
+                        if *s == a.params[j].slot
+                )
+                && a.params[j + 2].ty == Ty::Int
+                && a.params[j + 2].source.is_none()
+        };
         let whole_board: Vec<bool> = a
             .params
             .iter()
@@ -162,7 +180,7 @@ impl Lowerer<'_> {
             .map(|(j, p)| {
                 hoist
                     && self.opts.scan
-                    && j + 1 == n
+                    && (j + 1 == n || (product_after(j) && owner_filter(p).is_some()))
                     && p.ty == Ty::Cell
                     && p.source.is_none()
                     && p.min.is_none()
@@ -431,6 +449,7 @@ impl Lowerer<'_> {
                 unit_flags: std::mem::take(&mut own_flags[j]),
                 units_to_bits: false,
                 unit_block,
+                bits_to_product: false,
             });
         }
         for p in params.iter_mut() {
@@ -472,6 +491,23 @@ impl Lowerer<'_> {
                 && p.owner_filter.is_none()
                 && next.countable
                 && next.bounds_hoisted;
+        }
+        for j in 0..n.saturating_sub(2) {
+            let (p, next) = (&params[j], &params[j + 1]);
+            let own_neighbours = matches!(
+                next.source.as_ref().map(|s| &s.source),
+                Some(super::set::CSource::Neighbours(Arg::Local(s))) if *s as usize == p.slot
+            );
+            params[j].bits_to_product = p.ty == Ty::Cell
+                && p.bits_listable
+                && next.product_block
+                && own_neighbours
+                && (!p.test_bounds || (p.min.is_none() && p.max.is_none()))
+                && p.tests.is_empty()
+                && matches!(
+                    p.ranges[..],
+                    [(Bounds::Typed(..) | Bounds::Int(..), k)] if k == j + 2
+                );
         }
         CAction {
             kind,
