@@ -2,7 +2,7 @@
 //! applied to all candidates at once (emptiness, owners, a cell's flag or number, fixed data; those that
 //! read no other parameter made once per walk), then either one block of cells for the sink or each
 //! remaining cell visited in board order. The walk itself is in `legal.rs`.
-use super::legal::{CellCandidate, Known, Sink};
+use super::legal::{range_size, CellCandidate, Known, Sink};
 use super::lower::fixed_cells;
 use super::lower::{BitTest, Bounds, CAction, CParam};
 use super::machine::{Machine, RunError};
@@ -88,7 +88,7 @@ impl Machine<'_> {
         if hi < lo {
             return Ok(Some(true));
         }
-        let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+        let size = range_size(lo, hi);
         let cells = self.game.board.neighbours(c);
         sink.cell_neighbours_range(act.kind, args, c, cells, lo, size)
             .transpose()
@@ -125,22 +125,12 @@ impl Machine<'_> {
     #[inline(always)]
     fn list_bits_in(&mut self, set: &super::lower::CSet, p: &CParam, bits: &mut [u64]) -> R<bool> {
         if p.listing_invariant {
-            // The same cells for every candidate of the earlier parameters: listed by the first of this
-            // walk (the walk never changes the state) and copied for the others.
-            let key = p as *const CParam as usize;
-            if self.rt.bit_mask_of != key {
-                let mut listed = std::mem::take(&mut self.rt.bit_mask);
-                listed.clear();
-                listed.resize(bits.len(), 0);
-                let made = match set.bits(self, &mut listed) {
-                    Ok(true) => self.apply_bit_tests(p, &mut listed),
-                    other => other,
-                };
-                self.rt.bit_mask = listed;
-                if !made? {
-                    return Ok(false);
-                }
-                self.rt.bit_mask_of = key;
+            // The same cells for every candidate of the earlier parameters: listed once, then copied.
+            if !self.once_per_walk(p, bits.len(), 0, |m, listed| match set.bits(m, listed) {
+                Ok(true) => m.apply_bit_tests(p, listed),
+                other => other,
+            })? {
+                return Ok(false);
             }
             bits.copy_from_slice(&self.rt.bit_mask);
             return Ok(true);
@@ -149,18 +139,9 @@ impl Machine<'_> {
             return Ok(false);
         }
         if p.bits_invariant {
-            // The tests' cells, made by the first candidate of this walk and kept for the others.
-            let key = p as *const CParam as usize;
-            if self.rt.bit_mask_of != key {
-                let mut mask = std::mem::take(&mut self.rt.bit_mask);
-                mask.clear();
-                mask.resize(bits.len(), !0);
-                let made = self.apply_bit_tests(p, &mut mask);
-                self.rt.bit_mask = mask;
-                if !made? {
-                    return Ok(false);
-                }
-                self.rt.bit_mask_of = key;
+            // The cells passing the tests, the same for every candidate: made once, then intersected.
+            if !self.once_per_walk(p, bits.len(), !0, |m, mask| m.apply_bit_tests(p, mask))? {
+                return Ok(false);
             }
             for (b, m) in bits.iter_mut().zip(&self.rt.bit_mask) {
                 *b &= m;
@@ -168,6 +149,33 @@ impl Machine<'_> {
             return Ok(true);
         }
         self.apply_bit_tests(p, bits)
+    }
+
+    /// Makes `p`'s cells for this walk into the runtime's `bit_mask` (`words` words, each `fill` before
+    /// `make` writes them) unless the walk made them already: the walk never changes the state, so the
+    /// first candidate's serve the others. False (and nothing kept) when `make` could not.
+    #[inline(always)]
+    fn once_per_walk(
+        &mut self,
+        p: &CParam,
+        words: usize,
+        fill: u64,
+        make: impl FnOnce(&mut Self, &mut [u64]) -> R<bool>,
+    ) -> R<bool> {
+        let key = p as *const CParam as usize;
+        if self.rt.bit_mask_of == key {
+            return Ok(true);
+        }
+        let mut mask = std::mem::take(&mut self.rt.bit_mask);
+        mask.clear();
+        mask.resize(words, fill);
+        let made = make(self, &mut mask);
+        self.rt.bit_mask = mask;
+        if made? {
+            self.rt.bit_mask_of = key;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// Clears in `bits` the cells that fail `p`'s bit tests; false when they cannot be made as bits (a

@@ -79,6 +79,13 @@ impl Candidate for IntCandidate {
     }
 }
 
+/// How many whole numbers `lo..=hi` holds (`lo <= hi`), at most `u64::MAX`: the size of a block of them.
+#[inline(always)]
+pub(super) fn range_size(lo: i64, hi: i64) -> u64 {
+    // At most 2^64 values: lo and hi are both i64.
+    (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64
+}
+
 impl Machine<'_> {
     /// Checks an action whose arguments were already decoded; `Ok(Err(reason))` when it is not legal.
     pub fn check(&mut self, kind: u16, args: &ArgList) -> R<Result<(), String>> {
@@ -248,8 +255,7 @@ impl Machine<'_> {
             if hi < lo {
                 return Ok(true);
             }
-            // At most 2^64 values: lo and hi are both i64.
-            let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+            let size = range_size(lo, hi);
             if let Some(r) = sink.block(act.kind, args, lo, size) {
                 return r;
             }
@@ -500,7 +506,7 @@ impl Machine<'_> {
         let Some(c) = c.cell(self)? else {
             return Ok(Some(Ok(true)));
         };
-        let size = (i128::from(hi) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+        let size = range_size(lo, hi);
         let cells = self.game.board.neighbours(c);
         Ok(sink.neighbours_range(act.kind, args, c, cells, lo, size))
     }

@@ -102,7 +102,7 @@ impl Machine<'_> {
         let g = self.game;
         let raw = self.st.cell_vars[c * g.cell_slots + offset];
         if product {
-            let size = (i128::from(raw) - i128::from(lo) + 1).min(u64::MAX as i128) as u64;
+            let size = super::legal::range_size(lo, raw);
             let cells = g.board.neighbours(c as u32);
             // A sink that takes no blocks answers none: the visit lists the actions one by one.
             if let Some(r) = sink.cell_neighbours_range(act.kind, args, c as u32, cells, lo, size) {
