@@ -246,7 +246,7 @@ fn zero_words(out: &mut [u64]) {
 
 /// `out.copy_from_slice(src)` for the few words of a small board without a call (see [`zero_words`]).
 #[inline(always)]
-fn copy_words(out: &mut [u64], src: &[u64]) {
+pub fn copy_words(out: &mut [u64], src: &[u64]) {
     match (out, src) {
         ([a], [x]) => *a = *x,
         ([a, b], [x, y]) => (*a, *b) = (*x, *y),

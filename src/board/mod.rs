@@ -22,6 +22,7 @@ mod search;
 mod square;
 mod topology;
 
+pub use bit_search::copy_words;
 pub use error::BoardError;
 pub use hex::HexLayout;
 pub use ids::{Axis, IdScheme, Label};

@@ -132,7 +132,7 @@ impl Machine<'_> {
             })? {
                 return Ok(false);
             }
-            bits.copy_from_slice(&self.rt.bit_mask);
+            crate::board::copy_words(bits, &self.rt.bit_mask);
             return Ok(true);
         }
         if !set.bits(self, bits)? {
