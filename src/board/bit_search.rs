@@ -131,6 +131,22 @@ impl Board {
             }
         }
     }
+
+    /// Whether any cell 1 to `radius` steps from `from` is among `bits` (one word per 64 cells of the
+    /// board): the cached mask tested in place, without copying it (a unit with no enemy in range is
+    /// passed over on this one test).
+    pub fn any_within(&self, from: CellId, radius: u32, bits: &[u64]) -> bool {
+        if !self.contains(from) || radius == 0 {
+            return false;
+        }
+        let meets = |mask: &[u64]| mask.iter().zip(bits).any(|(m, b)| m & b != 0);
+        if let Some(mask) = self.within_mask(from, radius) {
+            return meets(mask);
+        }
+        let mut within = vec![0u64; self.len().div_ceil(64)];
+        self.within_bits(from, radius, &mut within);
+        meets(&within)
+    }
 }
 
 /// [`Board::reachable_bits`] on a board of exactly `W` words of cells (`masks`: each cell's neighbours as

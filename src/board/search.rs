@@ -647,6 +647,13 @@ mod tests {
                         "{} cells, {from} radius {radius}",
                         board.len()
                     );
+                    // `any_within` meets a set exactly when one of these cells is in it.
+                    for &x in listed.iter().chain(&[from]) {
+                        let mut one = vec![0u64; words];
+                        one[x as usize / 64] |= 1 << (x % 64);
+                        assert_eq!(board.any_within(from, radius, &one), listed.contains(&x));
+                    }
+                    assert!(!board.any_within(from, radius, &vec![0u64; words]));
                 }
             }
         }

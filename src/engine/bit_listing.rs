@@ -64,6 +64,30 @@ impl Machine<'_> {
         })
     }
 
+    /// Whether cell parameter `p` ([`CParam::within_reject`]) lists nothing for the values bound so far:
+    /// none of its cells within the radius passes its bit tests. The centre and radius are evaluated as
+    /// listing evaluates them (so an error comes from the same operand), then the walk's mask of passing
+    /// cells is made or reused; false (list as usual) when it cannot be made as bits.
+    #[inline(always)]
+    pub(super) fn lists_nothing_within(&mut self, p: &CParam) -> R<bool> {
+        let Some(super::lower::CSource::Within(center, radius)) =
+            p.source.as_ref().map(|s| &s.source)
+        else {
+            return Ok(false);
+        };
+        // The radius is not read for no centre, as listing does not read it.
+        let center = center.cell(self)?;
+        let r = match center {
+            Some(_) => radius.int_or(self, 0)?.clamp(0, u32::MAX as i64) as u32,
+            None => 0,
+        };
+        let words = self.game.board.len().div_ceil(64);
+        if !self.once_per_walk(p, words, !0, |m, mask| m.apply_bit_tests(p, mask))? {
+            return Ok(false);
+        }
+        Ok(center.is_none_or(|c| !self.game.board.any_within(c, r, &self.rt.bit_mask)))
+    }
+
     /// Cell `c` of a [`CParam::bits_to_product`] parameter: its range's bounds evaluated as a visit would,
     /// then its neighbours x that range handed to the sink as one block naming the cell (a cell whose range
     /// is empty lists nothing). `None` when the sink takes no such block: the cell is then visited.

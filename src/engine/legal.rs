@@ -367,8 +367,11 @@ impl Machine<'_> {
                         // What a visit would do with nothing to test: bind, then the next parameter.
                         let v = Value::Unit(u as u32);
                         self.rt.locals[p.slot] = v;
-                        args.push(v);
                         let next = &act.params[i + 1];
+                        if next.within_reject && self.lists_nothing_within(next)? {
+                            continue;
+                        }
+                        args.push(v);
                         let go = match self.walk_bits(act, next, i + 1, args, sink)? {
                             Some(go) => go,
                             None => self.walk(act, i + 1, args, sink)?,

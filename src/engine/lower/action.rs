@@ -86,6 +86,12 @@ pub struct CParam {
     /// range bounds (`from` of `move from to amount`): each cell's block goes to the sink at once, naming the
     /// cell, without a visit.
     pub bits_to_product: bool,
+    /// A cell parameter listed as bits from cells within a radius of an earlier parameter's value, with
+    /// bit tests the same for every candidate of that parameter (`bits_invariant`): a unit whose cells
+    /// within the radius hold none of the cells passing the tests lists nothing here, so a walk of units
+    /// (`units_to_bits`) passes it over on one test of the radius's words against the walk's mask of
+    /// passing cells, without listing (a unit with no enemy in range).
+    pub within_reject: bool,
 }
 
 /// The bounds of an integer parameter as tested early: read in place when both are typed reads, computed
@@ -424,7 +430,16 @@ impl Lowerer<'_> {
                 && bits_listable
                 && source_reads_no_parameter
                 && (bit_tests.is_empty() || bits_invariant);
+            let within_reject = self.opts.scan
+                && bits_invariant
+                && !listing_invariant
+                && sources[j].as_ref().is_some_and(|s| {
+                    s.filter.is_none()
+                        && !s.live
+                        && matches!(s.source, super::set::CSource::Within(..))
+                });
             params.push(CParam {
+                within_reject,
                 bits_invariant,
                 listing_invariant,
                 bit_tests,
