@@ -115,19 +115,24 @@ impl Board {
             return;
         }
         out.fill(0);
-        let mut set = |x: CellId| out[x as usize / 64] |= 1 << (x % 64);
+        self.each_within_uncached(from, radius, |x| out[x as usize / 64] |= 1 << (x % 64));
+    }
+
+    /// Each cell 1 to `radius` steps from `from` (a cell of the board, radius at least 1), for a radius
+    /// without a cached mask: from the distance table's row without allocating, else listed by a search.
+    fn each_within_uncached(&self, from: CellId, radius: u32, mut f: impl FnMut(CellId)) {
         match &self.distances {
             Some(table) => {
                 for (cell, &raw) in (0..).zip(table.hops_from(from)) {
                     if known_hops(raw).is_some_and(|hops| (1..=radius).contains(&hops)) {
-                        set(cell);
+                        f(cell);
                     }
                 }
             }
             None => {
                 let mut cells = Vec::new();
                 self.within(from, radius, &mut cells);
-                cells.into_iter().for_each(set);
+                cells.into_iter().for_each(f);
             }
         }
     }
@@ -139,13 +144,14 @@ impl Board {
         if !self.contains(from) || radius == 0 {
             return false;
         }
-        let meets = |mask: &[u64]| mask.iter().zip(bits).any(|(m, b)| m & b != 0);
         if let Some(mask) = self.within_mask(from, radius) {
-            return meets(mask);
+            return mask.iter().zip(bits).any(|(m, b)| m & b != 0);
         }
-        let mut within = vec![0u64; self.len().div_ceil(64)];
-        self.within_bits(from, radius, &mut within);
-        meets(&within)
+        let mut meets = false;
+        self.each_within_uncached(from, radius, |x| {
+            meets |= bits[x as usize / 64] & (1 << (x % 64)) != 0;
+        });
+        meets
     }
 }
 
