@@ -25,10 +25,10 @@ pub struct Signals {
 impl Machine<'_> {
     /// Runs statements in order; stops early once the game is decided.
     pub fn run(&mut self, stmts: &[CStmt], sig: &mut Signals) -> R<()> {
+        if self.st.result.is_some() {
+            return Ok(());
+        }
         for s in stmts {
-            if self.st.result.is_some() {
-                return Ok(());
-            }
             // The statements effects run most, done here without a call: `stmt` is a large function,
             // and entering it costs more than most of these statements do.
             match s {
@@ -55,6 +55,19 @@ impl Machine<'_> {
                 }
                 CStmt::Emit { .. } if !self.logging() => {}
                 _ => self.stmt(s, sig)?,
+            }
+            // Only these end the game (a win, a draw, or one in a block they run): the rest of the
+            // statements run unless one of them did.
+            if matches!(
+                s,
+                CStmt::Win(..)
+                    | CStmt::Draw(_)
+                    | CStmt::If(..)
+                    | CStmt::For(..)
+                    | CStmt::EachCellWhere { .. }
+            ) && self.st.result.is_some()
+            {
+                return Ok(());
             }
         }
         Ok(())

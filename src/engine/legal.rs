@@ -19,6 +19,9 @@ pub use super::sinks::Block;
 pub(super) use super::sinks::Sink;
 use super::sinks::{Blocks, Collect, Count, Pick};
 
+/// The arguments of an action without parameters.
+static NO_ARGS: ArgList = ArgList::new();
+
 type R<T> = Result<T, RunError>;
 
 /// What a walk already established about a candidate before [`Machine::visit`] tests it.
@@ -160,8 +163,9 @@ impl Machine<'_> {
     /// Appends every legal action of the given kinds, in action order then parameter order.
     pub fn legal(&mut self, kinds: &[u16], out: &mut Vec<Action>) -> R<()> {
         let mut sink = Collect(out);
+        let mut args = ArgList::new();
         for &k in kinds {
-            if !self.walk_kind(k, &mut sink)? {
+            if !self.walk_kind(k, &mut args, &mut sink)? {
                 break;
             }
         }
@@ -171,8 +175,9 @@ impl Machine<'_> {
     /// Number of legal actions, without building them where an integer range can be counted directly.
     pub fn count_legal(&mut self, kinds: &[u16]) -> R<u64> {
         let mut sink = Count(0);
+        let mut args = ArgList::new();
         for &k in kinds {
-            self.walk_kind(k, &mut sink)?;
+            self.walk_kind(k, &mut args, &mut sink)?;
         }
         Ok(sink.0)
     }
@@ -181,8 +186,9 @@ impl Machine<'_> {
     pub fn legal_blocks(&mut self, kinds: &[u16], out: &mut Vec<Block>) -> R<()> {
         out.clear();
         let mut sink = Blocks(out);
+        let mut args = ArgList::new();
         for &k in kinds {
-            self.walk_kind(k, &mut sink)?;
+            self.walk_kind(k, &mut args, &mut sink)?;
         }
         Ok(())
     }
@@ -190,8 +196,9 @@ impl Machine<'_> {
     /// Every legal action in a compact block list, in one walk.
     pub fn block_list(&mut self, kinds: &[u16], out: &mut BlockList) -> R<()> {
         out.clear();
+        let mut args = ArgList::new();
         for &k in kinds {
-            self.walk_kind(k, out)?;
+            self.walk_kind(k, &mut args, out)?;
         }
         Ok(())
     }
@@ -199,8 +206,9 @@ impl Machine<'_> {
     /// The k-th legal action in enumeration order.
     pub fn nth_legal(&mut self, kinds: &[u16], k: u64) -> R<Option<Action>> {
         let mut sink = Pick(k, None);
+        let mut args = ArgList::new();
         for &kind in kinds {
-            if !self.walk_kind(kind, &mut sink)? {
+            if !self.walk_kind(kind, &mut args, &mut sink)? {
                 break;
             }
         }
@@ -213,8 +221,9 @@ impl Machine<'_> {
         phase.submission != crate::ir::game::Submission::Points || spec.cost <= self.st.points
     }
 
-    /// Walks one action kind; false when the sink asked to stop.
-    fn walk_kind<S: Sink>(&mut self, kind: u16, sink: &mut S) -> R<bool> {
+    /// Walks one action kind; false when the sink asked to stop. `args` is the caller's list, reused from
+    /// kind to kind (emptied here) so a listing makes one, not one per kind.
+    fn walk_kind<S: Sink>(&mut self, kind: u16, args: &mut ArgList, sink: &mut S) -> R<bool> {
         let g = self.game;
         if !self.affordable(&g.actions[kind as usize]) {
             return Ok(true);
@@ -226,6 +235,10 @@ impl Machine<'_> {
                 return Ok(true);
             }
         }
+        // An action without parameters is one action: its leaf tests, then the sink, with no walk.
+        if act.params.is_empty() {
+            return self.leaf(act, &NO_ARGS, sink);
+        }
         if self.rt.bounds.len() < act.params.len() {
             self.rt
                 .bounds
@@ -233,8 +246,8 @@ impl Machine<'_> {
         }
         // Invariant bit masks are made afresh by each walk (the state may have changed since the last).
         self.rt.bit_mask_of = 0;
-        let mut args = ArgList::new();
-        self.walk(act, 0, &mut args, sink)
+        args.clear();
+        self.walk(act, 0, args, sink)
     }
 
     /// Binds parameter `i` to each candidate in turn and walks on; false when the sink asked to stop.
@@ -455,7 +468,7 @@ impl Machine<'_> {
     /// An action with every parameter bound: its leaf tests, then the sink; false when the sink asked to
     /// stop.
     #[inline(always)]
-    fn leaf<S: Sink>(&mut self, act: &CAction, args: &mut ArgList, sink: &mut S) -> R<bool> {
+    fn leaf<S: Sink>(&mut self, act: &CAction, args: &ArgList, sink: &mut S) -> R<bool> {
         for c in &act.leaf {
             if !c(self)? {
                 return Ok(true);

@@ -275,9 +275,14 @@ impl Engine {
         player: PlayerIdx,
         out: &mut blocks::BlockList,
     ) -> Result<(), RunError> {
-        out.clear();
-        self.enumerate(m, player, |mm, kinds| mm.block_list(kinds, out))
-            .map(|_| ())
+        // The walk empties the list first; when nobody may act there is no walk.
+        if self
+            .enumerate(m, player, |mm, kinds| mm.block_list(kinds, out))?
+            .is_none()
+        {
+            out.clear();
+        }
+        Ok(())
     }
 
     /// The k-th legal action in enumeration order (as `legal` would list it).

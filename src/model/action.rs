@@ -45,7 +45,7 @@ impl PartialEq for ArgList {
 }
 
 impl ArgList {
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         ArgList {
             len: 0,
             inline: [Value::None; INLINE_ARGS],
