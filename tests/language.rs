@@ -55,10 +55,15 @@ board:
 "#;
 
 fn run(name: &str, submissions: Value) -> Value {
+    run_ruleset(name, RULESET, submissions)
+}
+
+/// A match script of `submissions` run on `ruleset` (with id `lang`) and the strip scenario.
+fn run_ruleset(name: &str, ruleset: &str, submissions: Value) -> Value {
     let dir = scratch("language", name);
     std::fs::create_dir_all(dir.join("rulesets/lang")).unwrap();
     std::fs::create_dir_all(dir.join("scenarios/lang")).unwrap();
-    std::fs::write(dir.join("rulesets/lang/ruleset.yaml"), RULESET).unwrap();
+    std::fs::write(dir.join("rulesets/lang/ruleset.yaml"), ruleset).unwrap();
     std::fs::write(dir.join("scenarios/lang/strip.yaml"), SCENARIO).unwrap();
     let script = json!({"ruleset": "lang", "seed": 1, "submissions": submissions});
     std::fs::write(dir.join("match.json"), script.to_string()).unwrap();
@@ -161,4 +166,70 @@ fn a_split_lists_every_share_once_and_checks_the_rest() {
     let mut sorted = wire.iter().map(|w| w.to_string()).collect::<Vec<_>>();
     sorted.dedup();
     assert_eq!(sorted.len(), 1001, "no share twice");
+}
+
+/// Effects after a win, or after a block that won, do not run: the game is over where it was won.
+const WIN_MIDWAY: &str = r#"
+id: lang
+version: "1"
+players: [P1, P2]
+default_scenario: strip
+board:
+  topology: square
+  ids: {first: col, rows: numbers, cols: letters}
+state:
+  game:
+    pot: {type: int, initial: 10, min: 0}
+actions:
+  bet:
+    effects:
+      - add: {game.pot: 1}
+  claim:
+    effects:
+      - if: "game.pot > 10"
+        then: [{win: me, reason: rich}]
+      - add: {game.pot: 1}
+      - emit: {type: after_if, pot: game.pot}
+      - {win: me, reason: claimed}
+      - add: {game.pot: 100}
+      - emit: {type: after_win}
+flow:
+  phases:
+    - name: main
+      order: alternating
+      actions: [bet, claim]
+victory:
+  - {kind: elimination, reason: wiped_out}
+"#;
+
+#[test]
+fn effects_stop_where_the_game_is_won() {
+    let r = run_ruleset(
+        "win_midway",
+        WIN_MIDWAY,
+        json!([{"player": "P1", "actions": [{"type": "claim"}]}]),
+    );
+    let ev = events(&r);
+    assert_eq!(ev[0], json!({"type": "after_if", "pot": 11}), "{ev:?}");
+    assert_eq!(
+        ev.last(),
+        Some(&json!({"type": "game_end", "winner": "P1", "reason": "claimed"}))
+    );
+    assert!(!ev.iter().any(|e| e["type"] == "after_win"), "{ev:?}");
+    assert_eq!(r["state"]["game"], json!({"pot": 11}));
+
+    // Won inside the `if`: nothing after the block runs either.
+    let r = run_ruleset(
+        "win_in_block",
+        WIN_MIDWAY,
+        json!([
+            {"player": "P1", "actions": [{"type": "bet"}]},
+            {"player": "P2", "actions": [{"type": "claim"}]},
+        ]),
+    );
+    let ev = events(&r);
+    assert!(!ev.iter().any(|e| e["type"] == "after_if"), "{ev:?}");
+    assert_eq!(r["result"]["winner"], "P2");
+    assert_eq!(r["result"]["reason"], "rich");
+    assert_eq!(r["state"]["game"], json!({"pot": 11}));
 }
