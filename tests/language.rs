@@ -5,7 +5,8 @@ mod support;
 use serde_json::{json, Value};
 use support::{arbiter_in, code, scratch, stderr, stdout};
 
-const RULESET: &str = r#"
+/// What every ruleset of these tests starts with: its id, players and board (the strip scenario's).
+const HEADER: &str = r#"
 id: lang
 version: "1"
 players: [P1, P2]
@@ -13,6 +14,10 @@ default_scenario: strip
 board:
   topology: square
   ids: {first: col, rows: numbers, cols: letters}
+"#;
+
+/// The rest of the ruleset most tests here play (after [`HEADER`]).
+const RULESET: &str = r#"
 state:
   player:
     step: {type: int, constant: true, initial: {P1: 1, P2: -1}}
@@ -58,11 +63,12 @@ fn run(name: &str, submissions: Value) -> Value {
     run_ruleset(name, RULESET, submissions)
 }
 
-/// A match script of `submissions` run on `ruleset` (with id `lang`) and the strip scenario.
-fn run_ruleset(name: &str, ruleset: &str, submissions: Value) -> Value {
+/// A match script of `submissions` run on the ruleset [`HEADER`] then `rules` and the strip scenario.
+fn run_ruleset(name: &str, rules: &str, submissions: Value) -> Value {
     let dir = scratch("language", name);
     std::fs::create_dir_all(dir.join("rulesets/lang")).unwrap();
     std::fs::create_dir_all(dir.join("scenarios/lang")).unwrap();
+    let ruleset = format!("{HEADER}{rules}");
     std::fs::write(dir.join("rulesets/lang/ruleset.yaml"), ruleset).unwrap();
     std::fs::write(dir.join("scenarios/lang/strip.yaml"), SCENARIO).unwrap();
     let script = json!({"ruleset": "lang", "seed": 1, "submissions": submissions});
@@ -170,13 +176,6 @@ fn a_split_lists_every_share_once_and_checks_the_rest() {
 
 /// Effects after a win, or after a block that won, do not run: the game is over where it was won.
 const WIN_MIDWAY: &str = r#"
-id: lang
-version: "1"
-players: [P1, P2]
-default_scenario: strip
-board:
-  topology: square
-  ids: {first: col, rows: numbers, cols: letters}
 state:
   game:
     pot: {type: int, initial: 10, min: 0}
