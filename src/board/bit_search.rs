@@ -20,6 +20,24 @@ impl Board {
         scratch: &mut SearchScratch,
         out: &mut [u64],
     ) -> bool {
+        self.reachable_bits_by(from, max, passable.len(), |k| passable[k], scratch, out)
+    }
+
+    /// [`Board::reachable_bits`] with word `k` of the passable cells given by `passable(k)` (`len` words),
+    /// read where the search needs it. A caller that would build the passable cells on the stack just
+    /// before (the free cells, the complement of the occupied ones) gives them this way instead: a mask
+    /// written word by word and then read back in wider loads stalls, as store forwarding fails on those
+    /// (a dozen cycles each time, ~9% of a hex arena's listing of moves).
+    #[inline(always)]
+    pub fn reachable_bits_by(
+        &self,
+        from: CellId,
+        max: u32,
+        len: usize,
+        passable: impl Fn(usize) -> u64,
+        scratch: &mut SearchScratch,
+        out: &mut [u64],
+    ) -> bool {
         let words = self.len().div_ceil(64);
         if words > SMALL_BOARD_WORDS {
             return false;
@@ -33,11 +51,15 @@ impl Board {
         // Boards of up to 256 cells: the same steps on fixed-size words the compiler keeps in registers
         // (each writes every word of `out`).
         match words {
-            1 => return reachable_fixed::<1>(masks, from, max, passable, out),
-            2 => return reachable_fixed::<2>(masks, from, max, passable, out),
-            3 => return reachable_fixed::<3>(masks, from, max, passable, out),
-            4 => return reachable_fixed::<4>(masks, from, max, passable, out),
+            1 => return reachable_fixed::<1>(masks, from, max, len, &passable, out),
+            2 => return reachable_fixed::<2>(masks, from, max, len, &passable, out),
+            3 => return reachable_fixed::<3>(masks, from, max, len, &passable, out),
+            4 => return reachable_fixed::<4>(masks, from, max, len, &passable, out),
             _ => {}
+        }
+        if len < words {
+            out.fill(0);
+            return false;
         }
         out.fill(0);
         let frontier = &mut scratch.bits;
@@ -61,8 +83,8 @@ impl Board {
                 }
             }
             let mut any = false;
-            for ((x, o), p) in next.iter_mut().zip(out.iter_mut()).zip(passable) {
-                *x &= p & !*o;
+            for (k, (x, o)) in next.iter_mut().zip(out.iter_mut()).enumerate() {
+                *x &= passable(k) & !*o;
                 *o |= *x;
                 any |= *x != 0;
             }
@@ -86,6 +108,20 @@ impl Board {
         max: u32,
         passable: &[u64],
     ) -> Option<Option<u32>> {
+        self.steps_bits_by(from, to, max, passable.len(), |k| passable[k])
+    }
+
+    /// [`Board::steps_bits`] with word `k` of the passable cells given by `passable(k)` (`len` words): see
+    /// [`Board::reachable_bits_by`].
+    #[inline(always)]
+    pub fn steps_bits_by(
+        &self,
+        from: CellId,
+        to: CellId,
+        max: u32,
+        len: usize,
+        passable: impl Fn(usize) -> u64,
+    ) -> Option<Option<u32>> {
         if !self.contains(from) || !self.contains(to) {
             return Some(None);
         }
@@ -94,10 +130,10 @@ impl Board {
         }
         let masks = self.neighbour_masks();
         match self.len().div_ceil(64) {
-            1 => steps_fixed::<1>(masks, from, to, max, passable),
-            2 => steps_fixed::<2>(masks, from, to, max, passable),
-            3 => steps_fixed::<3>(masks, from, to, max, passable),
-            4 => steps_fixed::<4>(masks, from, to, max, passable),
+            1 => steps_fixed::<1>(masks, from, to, max, len, &passable),
+            2 => steps_fixed::<2>(masks, from, to, max, len, &passable),
+            3 => steps_fixed::<3>(masks, from, to, max, len, &passable),
+            4 => steps_fixed::<4>(masks, from, to, max, len, &passable),
             _ => None,
         }
     }
@@ -162,16 +198,15 @@ fn reachable_fixed<const W: usize>(
     masks: &[u64],
     from: CellId,
     max: u32,
-    passable: &[u64],
+    len: usize,
+    passable: &impl Fn(usize) -> u64,
     out: &mut [u64],
 ) -> bool {
-    let passable: [u64; W] = match passable.try_into() {
-        Ok(p) => p,
-        Err(_) => {
-            out.fill(0);
-            return false;
-        }
-    };
+    if len != W {
+        out.fill(0);
+        return false;
+    }
+    let passable: [u64; W] = std::array::from_fn(passable);
     // The start's bit is put in each word by value: a one-word store into an array read back whole
     // right after stalls the read (store forwarding fails on a wider load), a few percent of a hex board's
     // listing.
@@ -199,9 +234,13 @@ fn steps_fixed<const W: usize>(
     from: CellId,
     to: CellId,
     max: u32,
-    passable: &[u64],
+    len: usize,
+    passable: &impl Fn(usize) -> u64,
 ) -> Option<Option<u32>> {
-    let passable: [u64; W] = passable.try_into().ok()?;
+    if len != W {
+        return None;
+    }
+    let passable: [u64; W] = std::array::from_fn(passable);
     let (from_word, from_mask) = (from as usize / 64, 1u64 << (from % 64));
     let (to_word, to_mask) = (to as usize / 64, 1u64 << (to % 64));
     // The start's bit put in each word by value (see `reachable_fixed`).

@@ -40,6 +40,9 @@ struct Head {
     args: u32,
     len: u8,
     size: u64,
+    /// How many actions this block and the ones before it hold (saturating): the block holding action
+    /// `k` is found by counting the blocks that end at or before `k`.
+    end: u64,
     tail: Tail,
 }
 
@@ -112,14 +115,15 @@ impl BlockList {
         } else {
             self.push_args(args);
         }
+        self.total = self.total.saturating_add(size);
         self.heads.push(Head {
             kind,
             args: start,
             len: args.len() as u8,
             size,
+            end: self.total,
             tail,
         });
-        self.total = self.total.saturating_add(size);
     }
 
     /// Appends the arguments one by one, copying list items into the blocks' own.
@@ -150,17 +154,32 @@ impl BlockList {
     #[inline]
     pub(crate) fn push_cells(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) {
         self.words = bits.len();
-        let at = self.bits.len() as u32;
-        self.bits.extend_from_slice(bits);
+        let at = self.push_bits(bits);
         self.head(kind, args, count, Tail::Cells(at));
     }
 
     #[inline]
     pub(crate) fn push_units(&mut self, kind: u16, args: &ArgList, bits: &[u64], count: u64) {
-        let at = self.bits.len() as u32;
-        self.bits.extend_from_slice(bits);
+        let at = self.push_bits(bits);
         let words = bits.len() as u32;
         self.head(kind, args, count, Tail::Units { at, words });
+    }
+
+    /// Appends a block's bit set, returning where it starts. The few words of a small board are copied
+    /// without a call: `extend_from_slice` calls the library's `memcpy`, which costs more than the stores
+    /// for three words (war_of_attrition lists a set of cells per unit and kind).
+    #[inline(always)]
+    fn push_bits(&mut self, bits: &[u64]) -> u32 {
+        let at = self.bits.len() as u32;
+        // Arrays of a known length: their copies are plain moves.
+        match *bits {
+            [a] => self.bits.push(a),
+            [a, b] => self.bits.extend([a, b]),
+            [a, b, c] => self.bits.extend([a, b, c]),
+            [a, b, c, d] => self.bits.extend([a, b, c, d]),
+            _ => self.bits.extend_from_slice(bits),
+        }
+        at
     }
 
     /// `count` neighbours of `of` x `n` integers from `first`, after `of` itself when `lead`.
@@ -206,15 +225,22 @@ impl BlockList {
         self.decode(h, k, board, out).is_some()
     }
 
-    /// The block holding action `k`, and the action's place in it.
-    fn locate(&self, mut k: u64) -> Option<(&Head, u64)> {
-        for h in &self.heads {
-            if k < h.size {
-                return Some((h, k));
-            }
-            k -= h.size;
+    /// The block holding action `k`, and the action's place in it. The blocks ending at or before `k` are
+    /// counted without a branch: a scan stopping at the block mispredicted its exit once per random pick
+    /// (the block is as random as `k`).
+    fn locate(&self, k: u64) -> Option<(&Head, u64)> {
+        if k >= self.total {
+            return None;
         }
-        None
+        let i = self
+            .heads
+            .iter()
+            .map(|h| usize::from(h.end <= k))
+            .sum::<usize>();
+        // The blocks' own ends are exact below the total, so the block's start is its predecessor's end.
+        let start = i.checked_sub(1).map_or(0, |j| self.heads[j].end);
+        let h = self.heads.get(i)?;
+        Some((h, k - start))
     }
 
     /// Whether the `k`-th action is `a` (as `get(k) == Some(a)`, without building it).

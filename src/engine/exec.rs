@@ -49,6 +49,7 @@ impl Machine<'_> {
                     self.rt.locals[*slot] = v;
                 }
                 CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+                CStmt::LetLocal(slot, from) => self.rt.locals[*slot] = self.rt.locals[*from],
                 CStmt::LetInt(slot, n) => {
                     let v = n.get(self)?.map_or(Value::None, Value::Int);
                     self.rt.locals[*slot] = v;
@@ -153,6 +154,7 @@ impl Machine<'_> {
                 self.assign(&CPlace::Local(*slot), *op, v)?;
             }
             CStmt::LetConst(slot, v) => self.rt.locals[*slot] = *v,
+            CStmt::LetLocal(slot, from) => self.rt.locals[*slot] = self.rt.locals[*from],
             CStmt::LetInt(slot, n) => {
                 let v = n.get(self)?.map_or(Value::None, Value::Int);
                 self.rt.locals[*slot] = v;

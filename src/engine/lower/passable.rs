@@ -74,23 +74,29 @@ impl PassableBits {
         if words > MAX_WORDS {
             return None;
         }
-        let mut passable = [!0u64; MAX_WORDS];
-        if let Some(e) = self.empty {
-            for (p, o) in passable.iter_mut().zip(&m.st.occupied_bits) {
-                *p = if e { !o } else { *o };
+        let fixed: Option<Rc<[u64]>> = match &self.fixed {
+            Some((i, test)) => {
+                let saved = m.rt.locals[slot];
+                let fixed = fixed_cells_or_mark(m, *i, test, slot);
+                m.rt.locals[slot] = saved;
+                if fixed.len() < words {
+                    return None;
+                }
+                Some(fixed)
             }
-        }
-        if let Some((i, test)) = &self.fixed {
-            let saved = m.rt.locals[slot];
-            let fixed: Rc<[u64]> = fixed_cells_or_mark(m, *i, test, slot);
-            m.rt.locals[slot] = saved;
-            if fixed.len() < words {
-                return None;
-            }
-            for (p, f) in passable.iter_mut().zip(fixed.iter()) {
-                *p &= f;
-            }
-        }
-        m.game.board.steps_bits(from, to, max, &passable[..words])
+            None => None,
+        };
+        // Each word made where the search reads it, not built on the stack first (see
+        // `Board::reachable_bits_by`).
+        let occupied = &m.st.occupied_bits;
+        let passable = |k: usize| {
+            let free = match self.empty {
+                Some(true) => !occupied[k],
+                Some(false) => occupied[k],
+                None => !0,
+            };
+            fixed.as_ref().map_or(free, |f| free & f[k])
+        };
+        m.game.board.steps_bits_by(from, to, max, words, passable)
     }
 }

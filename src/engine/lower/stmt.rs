@@ -55,6 +55,9 @@ pub enum CStmt {
     },
     /// A local given a constant.
     LetConst(usize, Value),
+    /// A local given another local's value (`let: {winner: attacker}`), copied without a closure: a
+    /// tagged value handed back by one comes back through memory, and its copy waited on that.
+    LetLocal(usize, usize),
     /// A local given a whole-number expression computed without tagged values (its number, or none):
     /// the number comes back in registers, where a tagged value comes back through memory and is then
     /// copied whole, which misses store forwarding.
@@ -165,6 +168,9 @@ impl Lowerer<'_> {
         match s {
             Stmt::Let(slot, Expr::Const(v)) if self.opts.specialise => {
                 CStmt::LetConst(*slot as usize, *v)
+            }
+            Stmt::Let(slot, Expr::Local(from)) if self.opts.specialise => {
+                CStmt::LetLocal(*slot as usize, *from as usize)
             }
             Stmt::Let(slot, e) => match self.int_node(e) {
                 Some(n) => CStmt::LetInt(*slot as usize, n),

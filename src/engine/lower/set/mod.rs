@@ -705,16 +705,15 @@ type CellScan = (Option<(bool, u8)>, Option<bool>, Option<Rc<[u64]>>);
 #[inline]
 fn reachable_through_empty(m: &mut Machine<'_>, c: u32, max: u32, out: &mut [u64]) -> bool {
     let (board, rt, occupied) = (&m.game.board, &mut *m.rt, &m.st.occupied_bits);
-    if occupied.len() <= 4 {
-        let mut free = [0u64; 4];
-        for (f, o) in free.iter_mut().zip(occupied) {
-            *f = !o;
-        }
-        return board.reachable_bits(c, max, &free[..occupied.len()], &mut rt.search, out);
-    }
-    rt.words.clear();
-    rt.words.extend(occupied.iter().map(|w| !w));
-    board.reachable_bits(c, max, &rt.words, &mut rt.search, out)
+    // The free cells read from the occupied ones word by word, not built first (see `reachable_bits_by`).
+    board.reachable_bits_by(
+        c,
+        max,
+        occupied.len(),
+        |k| !occupied[k],
+        &mut rt.search,
+        out,
+    )
 }
 
 /// Word `w` of the cells of an `n`-cell board that pass the planned scans `scan`.
