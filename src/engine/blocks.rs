@@ -167,7 +167,7 @@ impl BlockList {
 
     /// Appends a block's bit set, returning where it starts. The few words of a small board are copied
     /// without a call: `extend_from_slice` calls the library's `memcpy`, which costs more than the stores
-    /// for three words (war_of_attrition lists a set of cells per unit and kind).
+    /// for three words (a listing may add a set of cells per unit and kind).
     #[inline(always)]
     fn push_bits(&mut self, bits: &[u64]) -> u32 {
         let at = self.bits.len() as u32;
