@@ -411,3 +411,41 @@ pub fn nth_bit(bits: &[u64], mut k: u64) -> Option<u32> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Axis, IdScheme, Label};
+
+    /// Blocks of 1, 0, 3 and 1 actions: each index finds its own block and place (the empty block is no
+    /// block of any index), and the total is past the end.
+    #[test]
+    fn each_index_finds_its_block_past_an_empty_one() {
+        let ids = IdScheme {
+            first: Axis::Row,
+            rows: Label::Letters,
+            cols: Label::Numbers,
+        };
+        let board = Board::square(2, 2, false, ids).unwrap();
+        let mut blocks = BlockList::default();
+        let none = ArgList::new();
+        blocks.push_one(0, &none);
+        blocks.push_range(1, &none, 10, 0);
+        blocks.push_range(2, &none, 5, 3);
+        blocks.push_one(3, &none);
+        assert_eq!(blocks.total(), 5);
+        let got: Vec<(u16, Option<Value>)> = (0..5)
+            .map(|k| {
+                let a = blocks.get(k, &board).expect("an action");
+                let tail = (a.args.len() == 1).then(|| a.args.get(0));
+                (a.kind, tail)
+            })
+            .collect();
+        let int = |i| Some(Value::Int(i));
+        assert_eq!(
+            got,
+            [(0, None), (2, int(5)), (2, int(6)), (2, int(7)), (3, None)]
+        );
+        assert!(blocks.get(5, &board).is_none());
+    }
+}
