@@ -57,11 +57,10 @@ impl Board {
             4 => return reachable_fixed::<4>(masks, from, max, len, &passable, out),
             _ => {}
         }
+        out.fill(0);
         if len < words {
-            out.fill(0);
             return false;
         }
-        out.fill(0);
         let frontier = &mut scratch.bits;
         frontier.clear();
         frontier.resize(words * 2, 0);

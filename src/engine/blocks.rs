@@ -415,18 +415,13 @@ pub fn nth_bit(bits: &[u64], mut k: u64) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Axis, IdScheme, Label};
 
     /// Blocks of 1, 0, 3 and 1 actions: each index finds its own block and place (the empty block is no
     /// block of any index), and the total is past the end.
     #[test]
     fn each_index_finds_its_block_past_an_empty_one() {
-        let ids = IdScheme {
-            first: Axis::Row,
-            rows: Label::Letters,
-            cols: Label::Numbers,
-        };
-        let board = Board::square(2, 2, false, ids).unwrap();
+        // Ranges and single actions name no cell: any board decodes them.
+        let board = Board::graph(vec!["a".into(), "b".into()], &[(0, 1)]).unwrap();
         let mut blocks = BlockList::default();
         let none = ArgList::new();
         blocks.push_one(0, &none);

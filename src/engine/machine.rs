@@ -34,8 +34,7 @@ pub struct Runtime {
     /// Bounds of integer parameters evaluated early by enumeration, by parameter index.
     pub bounds: Vec<(Value, Value)>,
     pub search: SearchScratch,
-    /// Bit-set scratch of searches: passable cells and cells reached.
-    pub words: Vec<u64>,
+    /// Bit-set scratch of searches: the cells reached.
     pub reached: Vec<u64>,
     /// The candidate cells of a parameter enumerated as a bit set.
     pub cell_bits: Vec<u64>,
@@ -71,7 +70,6 @@ impl Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
             bounds: Vec::new(),
             search: SearchScratch::default(),
-            words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
             bit_mask: Vec::new(),
@@ -95,7 +93,6 @@ impl Runtime {
             locals: vec![Value::None; game.max_locals.max(8)],
             bounds: Vec::new(),
             search: SearchScratch::default(),
-            words: Vec::new(),
             reached: Vec::new(),
             cell_bits: Vec::new(),
             bit_mask: Vec::new(),
