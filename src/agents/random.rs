@@ -1,7 +1,7 @@
 //! The random agents, drawing from their own seeded streams so the game's random draws are untouched:
 //! `random` is uniform over the legal actions; `random_kind` draws an action kind first (uniform over the
 //! kinds with a legal action), then one of that kind's actions.
-use super::{submit_each, submit_each_into, Agent};
+use super::{submit_each, Agent, MAX_SUBMISSION};
 use crate::engine::{Engine, Match, RunError};
 use crate::ir::game::Submission;
 use crate::model::{Action, PlayerIdx};
@@ -64,26 +64,17 @@ impl Agent for RandomAgent {
     ) -> Result<(), RunError> {
         // In order phases handing in is a choice like any order, so a random number of orders is given.
         let orders = engine.game.phase(&m.state).submission == Submission::Orders;
-        submit_each_into(engine, m, player, out, |engine, m, slot| {
-            // One walk lists the legal actions as blocks; the pick is uniform over every action in them
-            // (the same draw as counting then taking the k-th).
-            engine.block_list(m, player, &mut self.blocks)?;
-            let n = self.blocks.total();
+        let rng = &mut self.rng;
+        // One walk lists the legal actions as blocks; the pick is uniform over every action in them (the
+        // same draw as counting then taking the k-th).
+        engine.submit_from_listing(m, player, MAX_SUBMISSION, &mut self.blocks, out, |blocks| {
+            let n = blocks.total();
             let choices = n + u64::from(orders);
             if choices == 0 {
-                return Ok(false);
+                return None;
             }
-            let k = self.rng.below(choices);
-            if k == n {
-                return Ok(false);
-            }
-            if self.blocks.get_into(k, &engine.game.board, slot) {
-                Ok(true)
-            } else {
-                Err(RunError::new(format!(
-                    "legal action {k} of {n} could not be enumerated"
-                )))
-            }
+            let k = rng.below(choices);
+            (k != n).then_some(k)
         })
     }
 }

@@ -195,10 +195,20 @@ impl Machine<'_> {
 
     /// Every legal action in a compact block list, in one walk.
     pub fn block_list(&mut self, kinds: &[u16], out: &mut BlockList) -> R<()> {
+        self.block_list_with(kinds, out, &mut ArgList::new())
+    }
+
+    /// [`Machine::block_list`] with the caller's argument list as the walk's (each kind's walk empties
+    /// it), so a caller listing again and again makes one.
+    pub fn block_list_with(
+        &mut self,
+        kinds: &[u16],
+        out: &mut BlockList,
+        args: &mut ArgList,
+    ) -> R<()> {
         out.clear();
-        let mut args = ArgList::new();
         for &k in kinds {
-            self.walk_kind(k, &mut args, out)?;
+            self.walk_kind(k, args, out)?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ pub mod exec;
 pub mod flow;
 pub mod legal;
 mod list;
+mod listed;
 pub mod lower;
 pub mod machine;
 pub mod resolve;

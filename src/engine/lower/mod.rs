@@ -118,6 +118,9 @@ pub struct Program {
     pub actions: Vec<CAction>,
     pub phases: Vec<CPhase>,
     pub victory: Vec<CVictory>,
+    /// Whether some control or elimination rule is checked after each action, and at each turn's end
+    /// (most games check none after an action: the check then costs one test).
+    pub victory_checked: [bool; 2],
     pub invariants: Vec<Cond>,
     /// The game's evaluations (`Game::evaluations`, same order).
     pub evaluations: Vec<Ev>,
@@ -172,7 +175,7 @@ impl Program {
                 orders_trusted: options.trusted_orders && orders::orders_independent(game, ph),
             })
             .collect();
-        let victory = game
+        let victory: Vec<CVictory> = game
             .victory
             .iter()
             .map(|v| match v {
@@ -246,11 +249,24 @@ impl Program {
                     .collect()
             })
             .collect();
+        let checked_at = |at: CheckPoint| {
+            victory.iter().any(|v| match *v {
+                CVictory::Control { check, .. } | CVictory::Elimination { check, .. } => {
+                    check == at
+                }
+                CVictory::Limit { .. } => false,
+            })
+        };
+        let victory_checked = [
+            checked_at(CheckPoint::AfterAction),
+            checked_at(CheckPoint::TurnEnd),
+        ];
         Arc::new(Program {
             options,
             actions,
             phases,
             victory,
+            victory_checked,
             invariants,
             evaluations,
             sight,
