@@ -218,10 +218,8 @@ impl Machine<'_> {
             } => self.create_unit(kind, owner, at, init, *bind)?,
             CStmt::DestroyUnit(e) => {
                 if let Value::Unit(u) = e(self)? {
-                    let unit = &mut self.st.units[u as usize];
-                    if unit.alive {
-                        unit.alive = false;
-                        let at = unit.at as usize;
+                    if self.st.kill_unit(u, self.game.players.len()) {
+                        let at = self.st.units[u as usize].at as usize;
                         if self.st.occupant[at] == u {
                             self.st.set_occupant(at as u32, NO_UNIT);
                         }
@@ -433,15 +431,15 @@ impl Machine<'_> {
             }
             None => self.fresh_unit_id(owner)?,
         };
-        let u = self.st.units.len() as u32;
-        self.st.units.push(UnitState {
+        let g = self.game;
+        let unit = UnitState {
             id,
             kind,
             owner,
             at,
             alive: true,
-        });
-        let g = self.game;
+        };
+        let u = self.st.add_unit(unit, g.players.len());
         for d in &g.unit_vars {
             self.st.unit_vars.push(d.initial.encode());
         }

@@ -384,39 +384,15 @@ impl Machine<'_> {
                 if p.unit_block && sink.takes_units() {
                     return self.unit_block(act, p, owner, args, sink);
                 }
-                for u in 0..self.st.units.len() {
-                    let passes = self.unit_candidate(p, owner, u);
-                    if passes && p.units_to_bits {
-                        // What a visit would do with nothing to test: bind, then the next parameter.
-                        let v = Value::Unit(u as u32);
-                        self.rt.locals[p.slot] = v;
-                        let next = &act.params[i + 1];
-                        if next.within_reject && self.lists_nothing_within(next)? {
-                            continue;
-                        }
-                        args.push(v);
-                        let go = match self.walk_bits(act, next, i + 1, args, sink)? {
-                            Some(go) => go,
-                            None => self.walk(act, i + 1, args, sink)?,
-                        };
-                        args.pop();
-                        if !go {
+                for w in 0..self.st.units.len().div_ceil(64) {
+                    // The word's candidates found first: visiting never changes the state.
+                    let mut word = self.unit_candidates(p, owner, w);
+                    while word != 0 {
+                        let u = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        if !self.unit_visit(act, p, i, u, args, sink)? {
                             return Ok(false);
                         }
-                        continue;
-                    }
-                    if passes
-                        && !self.visit(
-                            act,
-                            p,
-                            i,
-                            UnitCandidate(u as u32),
-                            args,
-                            sink,
-                            Known::Nothing,
-                        )?
-                    {
-                        return Ok(false);
                     }
                 }
             }
@@ -542,13 +518,82 @@ impl Machine<'_> {
     #[inline(always)]
     fn unit_candidate(&self, p: &CParam, owner: Option<u8>, u: usize) -> bool {
         let unit = &self.st.units[u];
+        unit.alive && owner.is_none_or(|o| unit.owner == o) && self.unit_flags_pass(p, u)
+    }
+
+    /// Whether unit `u` has the flags `p.unit_flags` asks for.
+    #[inline(always)]
+    fn unit_flags_pass(&self, p: &CParam, u: usize) -> bool {
         let slots = self.game.unit_slots;
-        unit.alive
-            && owner.is_none_or(|o| unit.owner == o)
-            && p.unit_flags.iter().all(|&(offset, want)| {
-                let raw = self.st.unit_vars[u * slots + offset];
-                (raw != ABSENT && raw != 0) == want
-            })
+        p.unit_flags.iter().all(|&(offset, want)| {
+            let raw = self.st.unit_vars[u * slots + offset];
+            (raw != ABSENT && raw != 0) == want
+        })
+    }
+
+    /// Word `w` (units `64 w` to `64 w + 63`) of the candidates of unit parameter `p`, as bits: for a
+    /// parameter of one player's units, that player's living units of the word are all that is tested
+    /// (the state keeps them as bits); otherwise every unit of the word.
+    #[inline(always)]
+    fn unit_candidates(&self, p: &CParam, owner: Option<u8>, w: usize) -> u64 {
+        let players = self.game.players.len();
+        let mut passing = 0u64;
+        match owner {
+            Some(o) if (o as usize) < players => {
+                let mut living = self.st.living_word(o, w, players);
+                while living != 0 {
+                    let bit = living.trailing_zeros();
+                    living &= living - 1;
+                    passing |= u64::from(self.unit_flags_pass(p, w * 64 + bit as usize)) << bit;
+                }
+            }
+            _ => {
+                let end = self.st.units.len().min(w * 64 + 64);
+                for u in w * 64..end {
+                    passing |= u64::from(self.unit_candidate(p, owner, u)) << (u % 64);
+                }
+            }
+        }
+        passing
+    }
+
+    /// Candidate unit `u` of unit parameter `i` (`p`): bound, then the next parameter walked (or the unit
+    /// visited, when it has tests of its own). False when the sink asked to stop.
+    #[inline(always)]
+    fn unit_visit<S: Sink>(
+        &mut self,
+        act: &CAction,
+        p: &CParam,
+        i: usize,
+        u: usize,
+        args: &mut ArgList,
+        sink: &mut S,
+    ) -> R<bool> {
+        if p.units_to_bits {
+            // What a visit would do with nothing to test: bind, then the next parameter.
+            let v = Value::Unit(u as u32);
+            self.rt.locals[p.slot] = v;
+            let next = &act.params[i + 1];
+            if next.within_reject && self.lists_nothing_within(next)? {
+                return Ok(true);
+            }
+            args.push(v);
+            let go = match self.walk_bits(act, next, i + 1, args, sink)? {
+                Some(go) => go,
+                None => self.walk(act, i + 1, args, sink)?,
+            };
+            args.pop();
+            return Ok(go);
+        }
+        self.visit(
+            act,
+            p,
+            i,
+            UnitCandidate(u as u32),
+            args,
+            sink,
+            Known::Nothing,
+        )
     }
 
     /// Hands the sink the units of a [`CParam::unit_block`] parameter that pass its owner and flags, as one
@@ -566,10 +611,9 @@ impl Machine<'_> {
         bits.clear();
         bits.resize(units.div_ceil(64), 0);
         let mut count = 0u64;
-        for u in 0..units {
-            let passes = self.unit_candidate(p, owner, u);
-            bits[u / 64] |= u64::from(passes) << (u % 64);
-            count += u64::from(passes);
+        for (w, word) in bits.iter_mut().enumerate() {
+            *word = self.unit_candidates(p, owner, w);
+            count += u64::from(word.count_ones());
         }
         let r = if count == 0 {
             Ok(true)

@@ -126,9 +126,11 @@ impl Machine<'_> {
         let everyone = (1u32 << n) - 1;
         let mut alive = 0u32;
         if g.unit_table.is_some() {
-            for u in &self.st.units {
-                if u.alive {
-                    alive |= 1 << u.owner;
+            // The state keeps each player's living units as bits.
+            let players = g.players.len();
+            for (i, &word) in self.st.living.iter().enumerate() {
+                if word != 0 {
+                    alive |= 1 << (i % players);
                     if alive == everyone {
                         return;
                     }

@@ -86,6 +86,11 @@ pub struct MatchState {
     pub unit_bits: Vec<u64>,
     /// Units ever created per player (numbers recruited unit ids).
     pub units_created: Vec<u32>,
+    /// The living units of each player as bits over unit indices: word `w` of player `p` is
+    /// `living[w * players + p]` (a new unit's word is added for every player at once). Written only
+    /// through [`MatchState::add_unit`] and [`MatchState::kill_unit`], so a walk over one player's units
+    /// visits those alone, in index order.
+    pub living: Vec<u64>,
     pub result: Option<GameResult>,
 }
 
@@ -118,6 +123,7 @@ impl Clone for MatchState {
         copy_vec(&mut self.unit_vars, &s.unit_vars);
         copy_vec(&mut self.occupant, &s.occupant);
         copy_vec(&mut self.units_created, &s.units_created);
+        copy_vec(&mut self.living, &s.living);
         self.result.clone_from(&s.result);
     }
 }
@@ -198,8 +204,51 @@ impl MatchState {
         }
     }
 
-    /// Builds the bit sets from `owner` and `occupant` (once, for a state made outside the setters).
+    /// Adds `unit` (living) as the next unit index, which it returns.
+    #[inline]
+    pub fn add_unit(&mut self, unit: UnitState, players: usize) -> u32 {
+        let u = self.units.len();
+        let w = u / 64;
+        if self.living.len() < (w + 1) * players {
+            self.living.resize((w + 1) * players, 0);
+        }
+        if (unit.owner as usize) < players && unit.alive {
+            self.living[w * players + unit.owner as usize] |= 1 << (u % 64);
+        }
+        self.units.push(unit);
+        u as u32
+    }
+
+    /// Marks unit `u` destroyed; false when it was already.
+    #[inline]
+    pub fn kill_unit(&mut self, u: u32, players: usize) -> bool {
+        let unit = &mut self.units[u as usize];
+        if !unit.alive {
+            return false;
+        }
+        unit.alive = false;
+        let (w, o) = (u as usize / 64, unit.owner as usize);
+        if o < players {
+            self.living[w * players + o] &= !(1 << (u % 64));
+        }
+        true
+    }
+
+    /// Word `w` of player `p`'s living units (`players` players).
+    #[inline]
+    pub fn living_word(&self, p: u8, w: usize, players: usize) -> u64 {
+        self.living[w * players + p as usize]
+    }
+
+    /// Builds the bit sets from `owner`, `occupant` and `units` (once, for a state made outside the
+    /// setters).
     pub fn rebuild_bits(&mut self, players: usize) {
+        self.living = vec![0; self.units.len().div_ceil(64) * players];
+        for (u, unit) in self.units.iter().enumerate() {
+            if unit.alive && (unit.owner as usize) < players {
+                self.living[(u / 64) * players + unit.owner as usize] |= 1 << (u % 64);
+            }
+        }
         let words = self.owner.len().div_ceil(64);
         self.owner_bits = vec![0; players * words];
         self.occupied_bits = vec![0; words];
@@ -234,6 +283,7 @@ impl MatchState {
         copy.owner_bits == self.owner_bits
             && copy.occupied_bits == self.occupied_bits
             && copy.unit_bits == self.unit_bits
+            && copy.living == self.living
     }
 
     pub fn is_over(&self) -> bool {
@@ -249,5 +299,55 @@ impl MatchState {
     }
     pub fn is_due(&self, p: PlayerIdx) -> bool {
         self.due & (1 << p) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(owner: PlayerIdx, at: CellId) -> UnitState {
+        UnitState {
+            id: Arc::from(format!("u{at}").as_str()),
+            kind: 0,
+            owner,
+            at,
+            alive: true,
+        }
+    }
+
+    /// Living units kept by `add_unit` and `kill_unit` are what a rebuild from the units finds, across a
+    /// word boundary, and one player's bits name exactly that player's living units.
+    #[test]
+    fn living_bits_follow_added_and_destroyed_units() {
+        let players = 2;
+        let mut st = MatchState {
+            owner: vec![NO_OWNER; 200],
+            occupant: vec![NO_UNIT; 200],
+            ..MatchState::default()
+        };
+        st.rebuild_bits(players);
+        for i in 0..70u32 {
+            assert_eq!(st.add_unit(unit((i % 3 == 0) as u8, i), players), i);
+        }
+        for u in [0, 5, 64, 69] {
+            assert!(st.kill_unit(u, players));
+        }
+        assert!(!st.kill_unit(5, players), "a unit dies once");
+        assert!(st.bits_agree(players));
+        for p in 0..players as u8 {
+            let listed: Vec<usize> = (0..2)
+                .flat_map(|w| {
+                    let word = st.living_word(p, w, players);
+                    (0..64)
+                        .filter(move |b| word >> b & 1 == 1)
+                        .map(move |b| w * 64 + b)
+                })
+                .collect();
+            let expected: Vec<usize> = (0..70)
+                .filter(|&u| st.units[u].alive && st.units[u].owner == p)
+                .collect();
+            assert_eq!(listed, expected, "player {p}");
+        }
     }
 }

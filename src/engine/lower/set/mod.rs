@@ -71,6 +71,28 @@ fn unit_passes(unit: &crate::model::state::UnitState, owner: Option<(bool, u8)>)
     unit.alive && owner.is_none_or(|(eq, code)| (unit.owner == code) == eq)
 }
 
+/// Word `w` of the first `n` units a unit set with this owner scan lists, as bits: one player's units are
+/// the state's bits of that player's living units; any other scan tests the word's units one by one.
+#[inline(always)]
+fn unit_word(m: &Machine<'_>, owner: Option<(bool, u8)>, w: usize, n: usize) -> u64 {
+    let players = m.game.players.len();
+    let end = n.min(w * 64 + 64);
+    match owner {
+        Some((true, code)) if (code as usize) < players => {
+            let word = m.st.living_word(code, w, players);
+            let kept = end - w * 64;
+            if kept == 64 {
+                word
+            } else {
+                word & ((1u64 << kept) - 1)
+            }
+        }
+        _ => (w * 64..end).fold(0, |bits, u| {
+            bits | u64::from(unit_passes(&m.st.units[u], owner)) << (u % 64)
+        }),
+    }
+}
+
 /// The owner byte a player value stands for (none is nobody).
 #[inline]
 fn owner_code(v: Value) -> u8 {
@@ -176,9 +198,12 @@ impl CSet {
     ) -> R<()> {
         let owner = self.owner_scan(m)?;
         let mut last = None;
-        for u in 0..m.st.units.len() {
-            let unit = &m.st.units[u];
-            if unit_passes(unit, owner) {
+        let n = m.st.units.len();
+        for w in 0..n.div_ceil(64) {
+            let mut bits = unit_word(m, owner, w, n);
+            while bits != 0 {
+                let u = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
                 f(m, u);
                 last = Some(u);
             }
@@ -291,10 +316,15 @@ impl CSet {
             CSource::Units => {
                 let owner = self.owner_scan(m)?;
                 let n = m.st.units.len();
-                for u in 0..n {
-                    let unit = &m.st.units[u];
-                    if unit_passes(unit, owner) {
-                        visit!(Value::Unit(u as u32));
+                for w in 0..n.div_ceil(64) {
+                    let mut bits = unit_word(m, owner, w, n);
+                    while bits != 0 {
+                        let u = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        // Tested again as it is reached: what an earlier element's visit did counts.
+                        if unit_passes(&m.st.units[u], owner) {
+                            visit!(Value::Unit(u as u32));
+                        }
                     }
                 }
             }
