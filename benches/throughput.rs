@@ -1,5 +1,6 @@
 //! Throughput per ruleset: whole random-vs-random games on one thread with logging off, and loading plus
-//! validating a ruleset with its default scenario. Every folder under `rulesets/` with a `ruleset.yaml`
+//! validating a ruleset with its default scenario; the engine's bookkeeping per action alone, on a fixture
+//! whose one action does almost nothing. Every folder under `rulesets/` with a `ruleset.yaml`
 //! is benchmarked. Also the cost of one script call, natively and in Rhai: ASG's combat and War of
 //! Attrition's defense power; and what search agents pay: one greedy or MCTS decision, one evaluation.
 //! Run with `cargo bench`.
@@ -32,9 +33,16 @@ fn rulesets() -> Vec<String> {
 }
 
 fn load_or_panic(name: &str) -> Loaded {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("rulesets")
-        .join(name);
+    load_dir_or_panic(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("rulesets")
+            .join(name),
+        name,
+    )
+}
+
+/// The ruleset in folder `dir` (`name` for messages).
+fn load_dir_or_panic(dir: &std::path::Path, name: &str) -> Loaded {
     match load(&dir.display().to_string(), None, &[]) {
         Ok(l) => l,
         Err(e) => {
@@ -57,14 +65,35 @@ const GAMES_PER_SAMPLE: u64 = 64;
 /// last game's agents restarted in place (`Agent::restart`).
 #[divan::bench(args = rulesets(), sample_count = 20)]
 fn random_game(bencher: divan::Bencher, name: &str) {
-    let loaded = load_or_panic(name);
+    random_games(bencher, &load_or_panic(name), GAMES_PER_SAMPLE);
+}
+
+/// Actions of a game of the bookkeeping fixture: sixty turns of six.
+const BOOKKEEPING_ACTIONS_PER_GAME: u64 = 360;
+
+/// What the engine spends around an action, alone: random games of `benches/fixtures/bookkeeping`, whose
+/// one action adds 1 to a player variable (listing set-up, the pick, decoding, applying, the victory
+/// check and the turns are all the rest). Reads as actions per second.
+#[divan::bench(sample_count = 20)]
+fn bookkeeping(bencher: divan::Bencher) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/fixtures/bookkeeping");
+    let loaded = load_dir_or_panic(&dir, "bookkeeping");
+    random_games(
+        bencher,
+        &loaded,
+        GAMES_PER_SAMPLE * BOOKKEEPING_ACTIONS_PER_GAME,
+    );
+}
+
+/// Plays [`GAMES_PER_SAMPLE`] random games per sample, counted as `items`.
+fn random_games(bencher: divan::Bencher, loaded: &Loaded, items: u64) {
     let mut engine = Engine::new(loaded.game.clone()).expect("engine");
     let players = loaded.game.players.len() as u8;
     let mut seats: Vec<Box<dyn Agent>> = (0..players)
         .map(|p| agents::by_name("random", 0, p).expect("random agent"))
         .collect();
     bencher
-        .counter(divan::counter::ItemsCount::new(GAMES_PER_SAMPLE))
+        .counter(divan::counter::ItemsCount::new(items))
         .bench_local(|| {
             let mut plies = 0;
             for s in 0..GAMES_PER_SAMPLE {
