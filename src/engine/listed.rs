@@ -1,9 +1,8 @@
 //! A whole submission played from listings, for agents that pick among the legal actions (random, and the
 //! random rollouts of search): each action is listed as blocks, picked by index, decoded where it stays and
 //! applied unchecked, all on one evaluation context. Going through the facade for each step built that
-//! context twice per action and checked twice again who is due, which was a tenth of a random game's time
-//! on games whose actions do little (measured with callgrind on a one-action ruleset: ~540 instructions of
-//! bookkeeping per action).
+//! context twice per action and checked twice again who is due: ~50 of the ~536 instructions spent around
+//! each action of `benches/fixtures/bookkeeping`, whose one action does almost nothing (callgrind).
 use super::blocks::BlockList;
 use super::{wire, Engine, Machine, Match, Program, RunError};
 use crate::ir::game::Game;
